@@ -1,0 +1,32 @@
+# Two entry points for a fresh machine (see README.md):
+#   make demo   - installs into .venv, runs the example project end to end
+#   make test   - installs into .venv, runs lint, type check and the tests
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test lint typecheck install clean
+
+$(BIN)/faucet: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(BIN)/faucet
+
+demo: install
+	$(BIN)/python -m example_project.demo
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check faucet_core faucet_dagster tests
+
+typecheck: install
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/python -m pytest -n 2 -q
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,264 @@
+"""Fold one typed Arrow array into a :class:`ColumnState`, vectorised.
+
+How Arrow types map to JSON types (the type a JSON writer would emit):
+
+===================================  ===========  =========================================
+Arrow type                           JSON type    notes
+===================================  ===========  =========================================
+int8..int64, uint8..uint64           integer
+float16/32/64                        number       NaN counts as null; +-inf as a number
+                                                  that no numeric statistic includes
+decimal128/256                       number       statistics on the float value
+bool                                 boolean
+string, large_string, string_view    string
+binary, large_binary, fixed binary   string       base64 text, as JSON writers encode bytes
+timestamp, date32/64, time32/64      string       ISO 8601 text; distinct counted on the
+                                                  instant
+duration                             number       seconds
+struct, map                          object       one column, canonical JSON value
+list, large_list, fixed_size_list    array        one column, canonical JSON value
+dictionary (categorical)             its values   counted per dictionary entry
+null                                 null
+===================================  ===========  =========================================
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from faucet_core.errors import ProfilingInputError
+from faucet_core.profile.jsonvalues import canonical_json
+from faucet_core.profile.model import JsonType
+from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.state import ColumnState
+
+__all__ = ["json_type_of", "update_from_arrow"]
+
+
+def json_type_of(arrow_type: pa.DataType) -> JsonType:
+    """The JSON type a value of ``arrow_type`` is written as."""
+    t = arrow_type
+    if pa.types.is_dictionary(t):
+        return json_type_of(t.value_type)
+    if pa.types.is_integer(t):
+        return JsonType.INTEGER
+    if pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_duration(t):
+        return JsonType.NUMBER
+    if pa.types.is_boolean(t):
+        return JsonType.BOOLEAN
+    if (
+        pa.types.is_string(t)
+        or pa.types.is_large_string(t)
+        or _is_string_view(t)
+        or pa.types.is_binary(t)
+        or pa.types.is_large_binary(t)
+        or pa.types.is_fixed_size_binary(t)
+        or _is_binary_view(t)
+        or pa.types.is_temporal(t)
+    ):
+        return JsonType.STRING
+    if pa.types.is_struct(t) or pa.types.is_map(t):
+        return JsonType.OBJECT
+    if (
+        pa.types.is_list(t)
+        or pa.types.is_large_list(t)
+        or pa.types.is_fixed_size_list(t)
+        or (hasattr(pa.types, "is_list_view") and pa.types.is_list_view(t))
+    ):
+        return JsonType.ARRAY
+    if pa.types.is_null(t):
+        return JsonType.NULL
+    raise ProfilingInputError(f"Arrow type {t} has no JSON type; cast the column first")
+
+
+def _is_string_view(t: pa.DataType) -> bool:
+    return bool(getattr(pa.types, "is_string_view", lambda _t: False)(t))
+
+
+def _is_binary_view(t: pa.DataType) -> bool:
+    return bool(getattr(pa.types, "is_binary_view", lambda _t: False)(t))
+
+
+def update_from_arrow(
+    state: ColumnState, array: pa.Array | pa.ChunkedArray, policy: PolicyState | None = None
+) -> None:
+    """Count every value of ``array`` (one batch of one column) into ``state``."""
+    if isinstance(array, pa.ChunkedArray):
+        for chunk in array.chunks:
+            update_from_arrow(state, chunk, policy)
+        return
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if policy is not None:
+        policy.observe_type(array.type)
+    t = array.type
+    rows = len(array)
+    valid = array.drop_null() if array.null_count else array
+    kind = json_type_of(t)
+    if kind is JsonType.NUMBER and pa.types.is_floating(t):
+        state.add_rows(rows, array.null_count)
+        _floats(state, valid)
+        return
+    state.add_rows(rows, array.null_count)
+    if len(valid) == 0:
+        return
+    if kind is JsonType.INTEGER:
+        _integers(state, valid)
+    elif kind is JsonType.NUMBER:
+        seconds = pa.types.is_duration(t)
+        _floats(state, _duration_seconds(valid) if seconds else pc.cast(valid, pa.float64()))
+    elif kind is JsonType.BOOLEAN:
+        _booleans(state, valid)
+    elif kind is JsonType.STRING:
+        if pa.types.is_temporal(t):
+            _temporals(state, valid, policy)
+        elif _is_text(t):
+            _strings(state, valid, policy)
+        else:
+            encoded = [base64.b64encode(b).decode("ascii") for b in valid.to_pylist()]
+            _strings(state, pa.array(encoded, pa.string()), policy)
+    elif kind in (JsonType.OBJECT, JsonType.ARRAY):
+        texts = [_nested_json(v) for v in valid.to_pylist()]
+        if policy is not None:
+            policy.observe_nested(valid.to_pylist()[:_NESTED_SAMPLE])
+        update_json_texts(state, pa.array(texts, pa.string()), kind)
+
+
+_NESTED_SAMPLE = 64
+
+
+def _is_text(t: pa.DataType) -> bool:
+    return pa.types.is_string(t) or pa.types.is_large_string(t) or _is_string_view(t)
+
+
+def _nested_json(value: Any) -> str:
+    return canonical_json(_map_pairs_to_dict(value))
+
+
+def _map_pairs_to_dict(value: Any) -> Any:
+    # Arrow renders a map value as a list of (key, value) tuples.
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, tuple) and len(v) == 2 for v in value)
+    ):
+        return {k: _map_pairs_to_dict(v) for k, v in value}
+    if isinstance(value, dict):
+        return {k: _map_pairs_to_dict(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_map_pairs_to_dict(v) for v in value]
+    return value
+
+
+def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> None:
+    """Count canonical JSON texts of objects or arrays (no string statistics)."""
+    state.add_type(kind, len(texts))
+    uniques = pc.unique(texts)
+    state.add_distinct(uniques.to_pylist())
+    if state.tracks_values:
+        _count_values(state, texts, lambda s: s)
+
+
+def _integers(state: ColumnState, valid: pa.Array) -> None:
+    state.add_type(JsonType.INTEGER, len(valid))
+    state.add_numbers(valid.to_numpy().astype(np.float64, copy=False))
+    uniques = pc.unique(valid).to_numpy().tolist()
+    try:
+        state.add_distinct(uniques)
+    except TypeError:  # uint64 beyond int64: hash the decimal text instead
+        state.add_distinct(str(v) for v in uniques)
+    if state.tracks_values:
+        _count_values(state, valid, str)
+
+
+def _floats(state: ColumnState, valid: pa.Array) -> None:
+    values = valid.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    finite = np.isfinite(values)
+    if not finite.all():
+        nan = np.isnan(values)
+        n_nan = int(nan.sum())
+        if n_nan:  # NaN has no JSON form: a JSON writer emits null
+            state.add_rows(0, n_nan)
+        n_inf = int((~finite).sum()) - n_nan
+        state.add_nonfinite(n_inf)
+        state.add_type(JsonType.NUMBER, n_inf)
+        if n_inf:
+            state.add_distinct(float(v) for v in np.unique(values[np.isinf(values)]))
+        values = values[finite]
+        valid = pa.array(values, pa.float64())
+    state.add_type(JsonType.NUMBER, int(values.size))
+    state.add_numbers(values)
+    if values.size:
+        state.add_distinct(pc.unique(valid).to_numpy().tolist())
+        if state.tracks_values:
+            _count_values(state, valid, lambda v: json.dumps(float(v)))
+
+
+def _duration_seconds(valid: pa.Array) -> pa.Array:
+    unit = valid.type.unit
+    scale = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[unit]
+    return pa.array(valid.cast(pa.int64()).to_numpy().astype(np.float64) * scale, pa.float64())
+
+
+def _booleans(state: ColumnState, valid: pa.Array) -> None:
+    n = len(valid)
+    state.add_type(JsonType.BOOLEAN, n)
+    trues = int(pc.sum(valid).as_py() or 0)
+    present = [k for k, c in (("true", trues), ("false", n - trues)) if c]
+    state.add_distinct(present)
+    if state.tracks_values:
+        state.add_counts(present, [c for c in (trues, n - trues) if c])
+
+
+def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
+    state.add_type(JsonType.STRING, len(valid))
+    state.add_lengths(pc.utf8_length(valid).to_numpy())
+    uniques = pc.unique(valid)
+    if policy is not None:
+        policy.observe_strings(uniques)
+    state.add_distinct(uniques.to_pylist())
+    if state.tracks_values:
+        _count_values(state, valid, _json_string)
+
+
+def _json_string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _temporals(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
+    t = valid.type
+    n = len(valid)
+    state.add_type(JsonType.STRING, n)
+    if pa.types.is_timestamp(t) or pa.types.is_date64(t) or pa.types.is_time64(t):
+        instants = valid.cast(pa.int64())
+    else:
+        instants = valid.cast(pa.int32()).cast(pa.int64())
+    # Every rendering of one temporal type has the same length (4-digit years): measure the
+    # extremes instead of rendering every value.
+    extremes = pc.min_max(valid)
+    ends = _iso_texts(pa.array([extremes["min"].as_py(), extremes["max"].as_py()], t))
+    lo, hi = sorted(len(text) for text in ends.to_pylist())
+    state.add_length_summary(lo, hi, lo * n, n)
+    state.add_distinct(pc.unique(instants).to_numpy().tolist())
+    if state.tracks_values:
+        counts = pc.value_counts(valid)
+        texts = _iso_texts(counts.field("values")).to_pylist()
+        state.add_counts([_json_string(text) for text in texts], counts.field("counts").to_pylist())
+
+
+def _iso_texts(values: pa.Array) -> pa.Array:
+    """ISO 8601 text of temporal values ('T' between date and time)."""
+    texts = pc.cast(values, pa.string())
+    return pc.replace_substring(texts, " ", "T", max_replacements=1)
+
+
+def _count_values(state: ColumnState, valid: pa.Array, encode: Any) -> None:
+    counts = pc.value_counts(valid)
+    keys = [encode(v) for v in counts.field("values").to_pylist()]
+    state.add_counts(keys, counts.field("counts").to_pylist())

@@ -1,0 +1,66 @@
+"""pandas and polars DataFrames -> column batches (imported only when such a frame is given).
+
+pandas: each column slice becomes an Arrow array with ``from_pandas=True``, so
+NaN, ``None``, ``pd.NA`` and ``NaT`` are nulls; a categorical becomes a
+dictionary array; an ``object`` column Arrow cannot type (mixed values) is
+profiled value by value. polars: ``to_arrow()`` per slice; an ``Object``
+column is profiled value by value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+
+__all__ = ["pandas_batches", "polars_batches"]
+
+
+def pandas_batches(df: Any, batch_rows: int) -> Iterator[tuple[str, Any]]:
+    import pandas as pd
+
+    if isinstance(df, pd.Series):
+        df = df.to_frame()
+    if not isinstance(df, pd.DataFrame):
+        from faucet_core.errors import ProfilingInputError
+
+        raise ProfilingInputError(f"cannot profile a pandas {type(df).__name__}; pass a DataFrame")
+    names = [_name(c) for c in df.columns]
+    rows = len(df)
+    for offset in range(0, max(rows, 1), batch_rows):
+        part = df.iloc[offset : offset + batch_rows]
+        columns: list[tuple[Any, Any]] = []
+        for name, (_, series) in zip(names, part.items(), strict=True):
+            columns.append((name, _pandas_column(series)))
+        yield "columns", (len(part), columns)
+
+
+def _name(column: Any) -> Any:
+    return column
+
+
+def _pandas_column(series: Any) -> Any:
+    try:
+        return pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        return series.tolist()
+
+
+def polars_batches(df: Any, batch_rows: int) -> Iterator[tuple[str, Any]]:
+    import polars as pl
+
+    if isinstance(df, pl.LazyFrame):
+        df = df.collect()
+    if isinstance(df, pl.Series):
+        df = df.to_frame()
+    rows = df.height
+    for offset in range(0, max(rows, 1), batch_rows):
+        part = df.slice(offset, batch_rows)
+        columns: list[tuple[str, Any]] = []
+        for series in part.get_columns():
+            if series.dtype == pl.Object:
+                columns.append((series.name, series.to_list()))
+            else:
+                columns.append((series.name, series.to_arrow()))
+        yield "columns", (part.height, columns)

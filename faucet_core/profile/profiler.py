@@ -1,0 +1,281 @@
+"""The streaming profiler: feed batches of any supported input, then ``finish()``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from fnmatch import fnmatchcase
+from itertools import islice
+from typing import Any
+
+import pyarrow as pa
+
+from faucet_core.config import ProfilingConfig
+from faucet_core.errors import ProfilingInputError
+from faucet_core.profile.arrow_path import update_from_arrow
+from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.sketches import SketchParams
+from faucet_core.profile.state import ColumnState
+from faucet_core.profile.table import TableProfile
+from faucet_core.profile.values import update_from_values
+
+__all__ = ["ARROW_BATCH_ROWS", "RECORD_BATCH_ROWS", "Profiler", "profile"]
+
+ARROW_BATCH_ROWS = 65_536
+"""Columnar inputs are profiled this many rows at a time."""
+RECORD_BATCH_ROWS = 8_192
+"""Record iterables are read this many records at a time (a generator is never materialized)."""
+
+
+class Profiler:
+    """Accumulates a :class:`TableProfile` over batches in bounded memory.
+
+    >>> p = Profiler()
+    >>> p.add([{"id": 1, "region": "eu"}, {"id": 2}])
+    >>> prof = p.finish()
+    >>> prof.row_count, prof["region"].null_rate
+    (2, 0.5)
+    """
+
+    def __init__(self, config: ProfilingConfig | None = None) -> None:
+        self.config = config or ProfilingConfig()
+        self.params = SketchParams(
+            top_values=self.config.top_values,
+            categorical_max_distinct=self.config.categorical_max_distinct,
+        )
+        self._rows = 0
+        self._states: dict[str, ColumnState] = {}
+        self._policies: dict[str, PolicyState] = {}
+        self._skipped: set[str] = set()
+        self._rejected: set[str] = set()
+        self._finished = False
+        if self.config.columns is not None:
+            for name in self.config.columns:
+                self._column(name)
+
+    # -- column bookkeeping ---------------------------------------------------------------
+    def _wanted(self, name: str) -> bool:
+        wanted = self.config.columns
+        if wanted is not None and name not in wanted:
+            return False
+        return not any(name == p or fnmatchcase(name, p) for p in self.config.exclude)
+
+    def _column(self, name: str) -> ColumnState | None:
+        state = self._states.get(name)
+        if state is not None:
+            return state
+        if name in self._rejected or name in self._skipped:
+            return None
+        if not self._wanted(name):
+            self._rejected.add(name)
+            return None
+        if len(self._states) >= self.config.max_columns:
+            self._skipped.add(name)
+            return None
+        state = ColumnState(name, self.params)
+        state.add_rows(self._rows, self._rows)  # absent from every earlier record
+        self._states[name] = state
+        if self.config.policy is not None and self.config.policy.rules:
+            policy = PolicyState(self.config.policy, name)
+            if policy.labels:
+                for label in policy.labels:
+                    state.classify(label)
+            self._policies[name] = policy
+        return state
+
+    def _policy(self, name: str) -> PolicyState | None:
+        policy = self._policies.get(name)
+        return None if policy is None or policy.done else policy
+
+    def _pad(self, rows: int, seen: set[str]) -> None:
+        for name, state in self._states.items():
+            if name not in seen:
+                state.add_rows(rows, rows)
+
+    # -- feeding --------------------------------------------------------------------------
+    def add(self, data: Any) -> None:
+        """Profile ``data``: any input :func:`profile` accepts. May be called repeatedly."""
+        if self._finished:
+            raise ProfilingInputError("this Profiler has finished; start a new one")
+        for kind, batch in _batches(data):
+            if kind == "arrow":
+                self.add_arrow(batch)
+            elif kind == "columns":
+                self.add_columns(*batch)
+            else:
+                self.add_records(batch)
+
+    def add_arrow(self, batch: pa.RecordBatch | pa.Table) -> None:
+        """Profile one Arrow batch (all of its rows)."""
+        self.add_columns(batch.num_rows, list(zip(batch.schema.names, batch.columns, strict=True)))
+
+    def add_columns(self, rows: int, columns: list[tuple[str, Any]]) -> None:
+        """Profile ``rows`` rows given column by column, each an Arrow array or a list of
+        Python values (a column Arrow cannot hold, such as a mixed-type object column)."""
+        seen: set[str] = set()
+        for name, column in columns:
+            if not isinstance(name, str):
+                raise ProfilingInputError(
+                    f"column name {name!r} is a {type(name).__name__}; column names must be "
+                    "strings: rename the column (e.g. df.columns = df.columns.astype(str))"
+                )
+            if name in seen:
+                raise ProfilingInputError(
+                    f"column {name!r} appears twice in the input; rename one of them"
+                )
+            seen.add(name)
+            state = self._column(name)
+            if state is None:
+                continue
+            if isinstance(column, pa.Array | pa.ChunkedArray):
+                update_from_arrow(state, column, self._policy(name))
+            else:
+                update_from_values(state, column, self._policy(name))
+        self._pad(rows, seen)
+        self._rows += rows
+
+    def add_records(self, records: list[Any]) -> None:
+        """Profile one batch of dict records; a missing key is a null."""
+        keys: dict[str, None] = {}
+        for index, record in enumerate(records):
+            if not isinstance(record, Mapping):
+                raise ProfilingInputError(
+                    f"record {self._rows + index} is a {type(record).__name__}, not a mapping; "
+                    "pass an iterable of dicts (one dict per record) or a DataFrame"
+                )
+            keys.update(dict.fromkeys(record))
+        if any(type(k) is not str for k in keys):
+            records, keys = _string_keys(records, self._rows)
+        seen: set[str] = set()
+        for name in keys:
+            state = self._column(name)
+            if state is None:
+                continue
+            seen.add(name)
+            update_from_values(state, [r.get(name) for r in records], self._policy(name))
+        self._pad(len(records), seen)
+        self._rows += len(records)
+
+    def finish(self) -> TableProfile:
+        """The profile of everything fed so far."""
+        self._finished = True
+        columns: dict[str, ColumnProfile] = {}
+        for name, state in self._states.items():
+            policy = self._policies.get(name)
+            if policy is not None:
+                for label in policy.finish():
+                    state.classify(label)
+            columns[name] = state.to_profile()
+        return TableProfile(
+            row_count=self._rows,
+            columns=columns,
+            skipped_columns=len(self._skipped),
+            params=self.params,
+        )
+
+
+def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
+    """Profile ``data`` per column.
+
+    ``data`` may be a pandas or polars DataFrame, a pyarrow Table, RecordBatch or
+    RecordBatchReader, or an iterable of dict records (a generator is streamed in
+    batches of :data:`RECORD_BATCH_ROWS`, never materialized).
+    """
+    profiler = Profiler(config)
+    profiler.add(data)
+    return profiler.finish()
+
+
+# -- input dispatch -----------------------------------------------------------------------
+def _batches(data: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(data, pa.Table):
+        yield from _arrow_stream(data.schema, data.to_batches(max_chunksize=ARROW_BATCH_ROWS))
+        return
+    if isinstance(data, pa.RecordBatch):
+        yield from _arrow_stream(data.schema, [data])
+        return
+    if isinstance(data, pa.RecordBatchReader):
+        yield from _arrow_stream(data.schema, data)
+        return
+    module = type(data).__module__.split(".")[0]
+    if module == "pandas":
+        yield from _pandas_batches(data)
+        return
+    if module == "polars":
+        yield from _polars_batches(data)
+        return
+    if isinstance(data, (str, bytes, bytearray, Mapping)):
+        raise ProfilingInputError(
+            f"cannot profile a {type(data).__name__}: pass a DataFrame, an Arrow table or "
+            "batch reader, or an iterable of dict records (a single dict is one record: wrap "
+            "it in a list)"
+        )
+    if not isinstance(data, Iterable):
+        raise ProfilingInputError(
+            f"cannot profile a {type(data).__module__}.{type(data).__qualname__}: pass a pandas "
+            "or polars DataFrame, a pyarrow Table/RecordBatch/RecordBatchReader, or an iterable "
+            "of dict records"
+        )
+    iterator = iter(data)
+    while True:
+        chunk = list(islice(iterator, RECORD_BATCH_ROWS))
+        if not chunk:
+            return
+        if all(isinstance(item, pa.RecordBatch) for item in chunk):
+            for batch in chunk:  # an iterable of Arrow batches (e.g. a dataset scanner)
+                yield from (("arrow", b) for b in _slices(batch))
+            continue
+        yield "records", chunk
+
+
+def _arrow_stream(
+    schema: pa.Schema, batches: Iterable[pa.RecordBatch]
+) -> Iterator[tuple[str, Any]]:
+    empty = True
+    for batch in batches:
+        for part in _slices(batch):
+            empty = False
+            yield "arrow", part
+    if empty:  # 0 rows: still report the columns the schema declares
+        yield "arrow", pa.RecordBatch.from_pylist([], schema=schema)
+
+
+def _slices(batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
+    for offset in range(0, batch.num_rows, ARROW_BATCH_ROWS):
+        yield batch.slice(offset, ARROW_BATCH_ROWS)
+
+
+def _pandas_batches(df: Any) -> Iterator[tuple[str, Any]]:
+    from faucet_core.profile.frames import pandas_batches
+
+    yield from pandas_batches(df, ARROW_BATCH_ROWS)
+
+
+def _polars_batches(df: Any) -> Iterator[tuple[str, Any]]:
+    from faucet_core.profile.frames import polars_batches
+
+    yield from polars_batches(df, ARROW_BATCH_ROWS)
+
+
+def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, None]]:
+    """Turn int/float/bool/None keys into text as a JSON writer does; refuse the rest."""
+    import json
+
+    fixed: list[dict[str, Any]] = []
+    keys: dict[str, None] = {}
+    for index, record in enumerate(records):
+        row: dict[str, Any] = {}
+        for key, value in record.items():
+            if isinstance(key, str):
+                text = key
+            elif key is None or isinstance(key, (bool, int, float)):
+                text = json.dumps(key)
+            else:
+                raise ProfilingInputError(
+                    f"record {offset + index} has a key of type {type(key).__name__} "
+                    f"({key!r}); column names must be strings: convert the keys first"
+                )
+            row[text] = value
+            keys[text] = None
+        fixed.append(row)
+    return fixed, keys

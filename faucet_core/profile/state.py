@@ -1,0 +1,321 @@
+"""The mutable per-column accumulator: bounded memory whatever the row count.
+
+A :class:`ColumnState` holds a HyperLogLog, a KLL quantile sketch, a
+frequent-items sketch (dropped once the column turns out high-cardinality or
+classified), running moments and counters. It is fed typed batches by
+:mod:`faucet_core.profile.arrow_path`, merged with another state, serialized
+into a :class:`ColumnProfile` and rebuilt from one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import datasketches as ds
+import numpy as np
+
+from faucet_core.errors import SketchError
+from faucet_core.profile.model import (
+    ColumnProfile,
+    JsonType,
+    NumericStats,
+    StringStats,
+    TopValue,
+)
+from faucet_core.profile.sketches import (
+    MAX_TRACKED_VALUE_CHARS,
+    SketchParams,
+    b64,
+    load_freq,
+    load_hll,
+    load_kll,
+    new_freq,
+    new_hll,
+    new_kll,
+)
+
+__all__ = ["ColumnState"]
+
+_NO_FALSE_POSITIVES = ds.frequent_items_error_type.NO_FALSE_POSITIVES
+
+
+class ColumnState:
+    """Accumulates one column's statistics across batches."""
+
+    __slots__ = (
+        "_freq",
+        "_hll",
+        "_kll",
+        "classified",
+        "name",
+        "nonfinite",
+        "nulls",
+        "num_m2",
+        "num_max",
+        "num_mean",
+        "num_min",
+        "num_n",
+        "params",
+        "rows",
+        "str_len_max",
+        "str_len_min",
+        "str_len_sum",
+        "str_n",
+        "types",
+    )
+
+    def __init__(self, name: str, params: SketchParams, *, tracks_values: bool = True) -> None:
+        self.name = name
+        self.params = params
+        self.rows = 0
+        self.nulls = 0
+        self.types: Counter[str] = Counter()
+        self._hll = new_hll()
+        self._kll: ds.kll_doubles_sketch | None = None
+        self._freq: ds.frequent_strings_sketch | None = (
+            new_freq(params) if tracks_values and params.top_values > 0 else None
+        )
+        self.num_n = 0
+        self.num_mean = 0.0
+        self.num_m2 = 0.0
+        self.num_min = math.inf
+        self.num_max = -math.inf
+        self.nonfinite = 0
+        self.str_n = 0
+        self.str_len_sum = 0
+        self.str_len_min = 0
+        self.str_len_max = 0
+        self.classified: set[str] = set()
+
+    # -- feeding --------------------------------------------------------------------------
+    def add_rows(self, rows: int, nulls: int) -> None:
+        """Count ``rows`` records, ``nulls`` of which are absent or null."""
+        self.rows += rows
+        if nulls:
+            self.nulls += nulls
+            self.types[JsonType.NULL.value] += nulls
+
+    def add_type(self, json_type: JsonType, count: int) -> None:
+        if count:
+            self.types[json_type.value] += count
+
+    def add_numbers(self, values: np.ndarray) -> None:
+        """Fold finite float64 values into the moments and the quantile sketch."""
+        n = int(values.size)
+        if n == 0:
+            return
+        mean = float(values.mean())
+        m2 = float(((values - mean) ** 2).sum())
+        total = self.num_n + n
+        delta = mean - self.num_mean
+        self.num_mean += delta * n / total
+        self.num_m2 += m2 + delta * delta * self.num_n * n / total
+        self.num_n = total
+        self.num_min = min(self.num_min, float(values.min()))
+        self.num_max = max(self.num_max, float(values.max()))
+        if self._kll is None:
+            self._kll = new_kll()
+        if not (values.flags.writeable and values.flags.c_contiguous):
+            values = np.array(values, dtype=np.float64)  # the sketch takes writable arrays only
+        self._kll.update(values)
+
+    def add_nonfinite(self, count: int) -> None:
+        self.nonfinite += count
+
+    def add_lengths(self, lengths: np.ndarray) -> None:
+        if lengths.size:
+            self.add_length_summary(
+                int(lengths.min()), int(lengths.max()), int(lengths.sum()), int(lengths.size)
+            )
+
+    def add_length_summary(self, lo: int, hi: int, total: int, n: int) -> None:
+        """Fold ``n`` string lengths given by their minimum, maximum and sum."""
+        if n == 0:
+            return
+        self.str_len_min = lo if self.str_n == 0 else min(self.str_len_min, lo)
+        self.str_len_max = hi if self.str_n == 0 else max(self.str_len_max, hi)
+        self.str_len_sum += total
+        self.str_n += n
+
+    def add_distinct(self, values: Iterable[Any]) -> None:
+        """Feed the HyperLogLog with distinct values (ints, floats or strings)."""
+        update = self._hll.update
+        for _ in map(update, values):
+            pass
+        if (
+            self._freq is not None
+            and self._hll.get_estimate() > self.params.categorical_max_distinct
+        ):
+            self._freq = None  # high-cardinality: never keep its values
+
+    @property
+    def tracks_values(self) -> bool:
+        return self._freq is not None
+
+    def add_counts(self, keys: Sequence[str], counts: Sequence[int]) -> None:
+        """Count JSON-encoded values (their canonical JSON text) in the frequent-items sketch."""
+        freq = self._freq
+        if freq is None:
+            return
+        for key, count in zip(keys, counts, strict=True):
+            if len(key) <= MAX_TRACKED_VALUE_CHARS:
+                freq.update(key, int(count))
+
+    def classify(self, label: str) -> None:
+        self.classified.add(label)
+        self._freq = None
+
+    # -- merging --------------------------------------------------------------------------
+    def merge(self, other: ColumnState) -> None:
+        if other.params != self.params:
+            raise SketchError(
+                f"column {self.name!r}: cannot merge profiles made with different sketch "
+                f"settings ({self.params.to_dict()} vs {other.params.to_dict()}); profile both "
+                "parts with the same top_values and categorical_max_distinct"
+            )
+        self.rows += other.rows
+        self.nulls += other.nulls
+        self.types.update(other.types)
+        union = ds.hll_union(self._hll.lg_config_k)
+        union.update(self._hll)
+        union.update(other._hll)
+        self._hll = union.get_result(ds.tgt_hll_type.HLL_8)
+        if other._kll is not None:
+            if self._kll is None:
+                self._kll = new_kll()
+            self._kll.merge(other._kll)
+        if other.num_n:
+            total = self.num_n + other.num_n
+            delta = other.num_mean - self.num_mean
+            self.num_m2 += other.num_m2 + delta * delta * self.num_n * other.num_n / total
+            self.num_mean += delta * other.num_n / total
+            self.num_n = total
+            self.num_min = min(self.num_min, other.num_min)
+            self.num_max = max(self.num_max, other.num_max)
+        self.nonfinite += other.nonfinite
+        if other.str_n:
+            lo = other.str_len_min if self.str_n == 0 else min(self.str_len_min, other.str_len_min)
+            hi = other.str_len_max if self.str_n == 0 else max(self.str_len_max, other.str_len_max)
+            self.str_len_min, self.str_len_max = lo, hi
+            self.str_len_sum += other.str_len_sum
+            self.str_n += other.str_n
+        self.classified |= other.classified
+        if self._freq is None or other._freq is None or self.classified:
+            self._freq = None
+        else:
+            self._freq.merge(other._freq)
+            if self._hll.get_estimate() > self.params.categorical_max_distinct:
+                self._freq = None
+
+    # -- publishing -----------------------------------------------------------------------
+    def high_cardinality(self) -> bool:
+        return bool(self._hll.get_estimate() > self.params.categorical_max_distinct)
+
+    def to_profile(self) -> ColumnProfile:
+        high_card = self.high_cardinality()
+        if high_card or self.classified:
+            self._freq = None
+        numeric = None
+        if self.num_n:
+            assert self._kll is not None
+            p50, p95 = self._kll.get_quantiles([0.5, 0.95])
+            numeric = NumericStats(
+                min=self.num_min,
+                max=self.num_max,
+                mean=self.num_mean,
+                stddev=math.sqrt(self.num_m2 / self.num_n) if self.num_n > 1 else 0.0,
+                p50=float(p50),
+                p95=float(p95),
+                count=self.num_n,
+                nonfinite=self.nonfinite,
+            )
+        string = None
+        if self.str_n:
+            string = StringStats(
+                len_min=self.str_len_min,
+                len_max=self.str_len_max,
+                len_mean=self.str_len_sum / self.str_n,
+                count=self.str_n,
+            )
+        top: tuple[TopValue, ...] | None = None
+        if self._freq is not None:
+            items = self._freq.get_frequent_items(_NO_FALSE_POSITIVES)
+            items.sort(key=lambda item: (-item[1], item[0]))
+            top = tuple(
+                TopValue(
+                    value=json.loads(key),
+                    count=int(estimate),
+                    share=int(estimate) / self.rows if self.rows else 0.0,
+                )
+                for key, estimate, _lower, _upper in items[: self.params.top_values]
+            )
+        return ColumnProfile(
+            name=self.name,
+            row_count=self.rows,
+            null_count=self.nulls,
+            types=dict(sorted(self.types.items())),
+            distinct=round(self._hll.get_estimate()),
+            numeric=numeric,
+            string=string,
+            top_values=top,
+            high_cardinality=high_card,
+            classified=tuple(sorted(self.classified)),
+            sketches=self._sketch_state(),
+        )
+
+    def _sketch_state(self) -> dict[str, Any]:
+        return {
+            "hll": b64(self._hll.serialize_compact()),
+            "kll": None if self._kll is None else b64(self._kll.serialize()),
+            "freq": None if self._freq is None else b64(self._freq.serialize()),
+            "num": [
+                self.num_n,
+                self.num_mean,
+                self.num_m2,
+                _finite_or_none(self.num_min),
+                _finite_or_none(self.num_max),
+                self.nonfinite,
+            ],
+            "str": [self.str_n, self.str_len_sum, self.str_len_min, self.str_len_max],
+        }
+
+    @classmethod
+    def from_profile(cls, column: ColumnProfile, params: SketchParams) -> ColumnState:
+        """Rebuild the accumulator from a serialized profile, for merging."""
+        what = f"column {column.name!r}"
+        s = column.sketches
+        if not s or "hll" not in s:
+            raise SketchError(
+                f"{what}: the profile carries no sketches (it was serialized with "
+                "sketches=False); merge needs profiles serialized with their sketches"
+            )
+        state = cls(column.name, params, tracks_values=False)
+        state.rows = column.row_count
+        state.nulls = column.null_count
+        state.types = Counter(column.types)
+        state.classified = set(column.classified)
+        state._hll = load_hll(s["hll"], what)
+        state._kll = None if s.get("kll") is None else load_kll(s["kll"], what)
+        state._freq = None if s.get("freq") is None else load_freq(s["freq"], what)
+        try:
+            n, mean, m2, lo, hi, nonfinite = s["num"]
+            state.num_n, state.num_mean, state.num_m2 = int(n), float(mean), float(m2)
+            state.num_min = math.inf if lo is None else float(lo)
+            state.num_max = -math.inf if hi is None else float(hi)
+            state.nonfinite = int(nonfinite)
+            sn, ssum, smin, smax = s["str"]
+            state.str_n, state.str_len_sum = int(sn), int(ssum)
+            state.str_len_min, state.str_len_max = int(smin), int(smax)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SketchError(
+                f"{what}: damaged moments in the serialized profile ({exc!r})"
+            ) from None
+        return state
+
+
+def _finite_or_none(value: float) -> float | None:
+    return value if math.isfinite(value) else None
