@@ -1,0 +1,55 @@
+"""Profiles and findings <-> stored bytes (zlib-compressed JSON)."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from faucet_core.errors import FaucetError, StoreCorruptError
+from faucet_core.profile import TableProfile
+
+if TYPE_CHECKING:
+    from faucet_core.drift import DriftFinding
+
+__all__ = ["decode_findings", "decode_profile", "encode_findings", "encode_profile"]
+
+_LEVEL = 6
+
+
+def encode_profile(profile: TableProfile) -> bytes:
+    return zlib.compress(profile.to_json().encode("utf-8"), _LEVEL)
+
+
+def encode_findings(findings: Sequence[DriftFinding]) -> bytes:
+    text = json.dumps([f.to_dict() for f in findings], separators=(",", ":"), allow_nan=False)
+    return zlib.compress(text.encode("utf-8"), _LEVEL)
+
+
+def _text(blob: bytes, where: str) -> str:
+    try:
+        return zlib.decompress(bytes(blob)).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError, TypeError) as exc:
+        raise StoreCorruptError(f"{where}: stored bytes are unreadable ({exc})") from None
+
+
+def decode_profile(blob: bytes, where: str) -> TableProfile:
+    try:
+        return TableProfile.from_json(_text(blob, where))
+    except StoreCorruptError:
+        raise
+    except FaucetError as exc:
+        raise StoreCorruptError(f"{where}: {exc}") from None
+
+
+def decode_findings(blob: bytes, where: str) -> tuple[DriftFinding, ...]:
+    from faucet_core.drift import DriftFinding
+
+    try:
+        data = json.loads(_text(blob, where))
+        return tuple(DriftFinding.from_dict(item) for item in data)
+    except StoreCorruptError:
+        raise
+    except (ValueError, TypeError, KeyError, FaucetError) as exc:
+        raise StoreCorruptError(f"{where}: stored findings are unreadable ({exc!r})") from None

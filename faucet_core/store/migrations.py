@@ -1,0 +1,64 @@
+"""Numbered schema migrations. The store records its version in ``faucet_meta``.
+
+To change the schema: add a function ``_vN`` below and bump :data:`LATEST`.
+A migration runs in one transaction, under a lock, so two processes opening
+a new store at once migrate it once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, Engine, insert, select, text, update
+
+from faucet_core.errors import StoreSchemaError
+from faucet_core.store.schema import baseline_keys, meta, profile_runs
+
+__all__ = ["LATEST", "current_version", "migrate"]
+
+LATEST = 1
+_VERSION = "schema_version"
+
+
+def _v1(conn: Connection) -> None:
+    """Profile baselines: keys and runs."""
+    for table in (baseline_keys, profile_runs):
+        table.create(conn, checkfirst=True)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1}
+
+
+def current_version(conn: Connection) -> int:
+    """The schema version recorded in the store (0 for an empty database)."""
+    if not conn.dialect.has_table(conn, meta.name):
+        return 0
+    value = conn.execute(select(meta.c.value).where(meta.c.name == _VERSION)).scalar()
+    try:
+        return int(value) if value is not None else 0
+    except ValueError:
+        raise StoreSchemaError(
+            f"the store's schema version {value!r} is not a number; the faucet_meta table "
+            "was edited by hand or belongs to something else"
+        ) from None
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the store to :data:`LATEST`; returns the version it is at."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(7305271)"))  # serialise migrators
+        meta.create(conn, checkfirst=True)
+        version = current_version(conn)
+        if version > LATEST:
+            raise StoreSchemaError(
+                f"the store's schema version {version} is newer than this faucet-dagster "
+                f"understands ({LATEST}); upgrade faucet-dagster"
+            )
+        for number in range(version + 1, LATEST + 1):
+            MIGRATIONS[number](conn)
+        if version == 0:
+            conn.execute(insert(meta).values(name=_VERSION, value=str(LATEST)))
+        elif version < LATEST:
+            conn.execute(update(meta).where(meta.c.name == _VERSION).values(value=str(LATEST)))
+        return max(version, LATEST)

@@ -1,0 +1,42 @@
+"""``FaucetResource``: where profiles, baselines and the catalog are stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dagster as dg
+from pydantic import Field, PrivateAttr
+
+from faucet_core.store import ENV_VAR, ProfileStore, default_store_url
+
+__all__ = ["FaucetResource"]
+
+
+class FaucetResource(dg.ConfigurableResource):
+    """The faucet store, bound under the resource key ``"faucet"``.
+
+    ``store_url`` is any SQLAlchemy URL of SQLite or PostgreSQL. Left empty it is
+    read from ``FAUCET_STORE_URL``, else an embedded SQLite file next to the
+    Dagster instance (``$DAGSTER_HOME/faucet.db``). Pass ``dg.EnvVar("...")``
+    to keep a PostgreSQL password out of code.
+    """
+
+    store_url: str | None = Field(
+        default=None,
+        description=f"SQLAlchemy URL of the store; default: ${ENV_VAR} or $DAGSTER_HOME/faucet.db",
+    )
+    _store: ProfileStore | None = PrivateAttr(default=None)
+
+    def resolved_url(self) -> str:
+        return self.store_url or default_store_url()
+
+    def get_store(self) -> ProfileStore:
+        """The store (opened and migrated on first use, then reused)."""
+        if self._store is None:
+            self._store = ProfileStore(self.resolved_url())
+        return self._store
+
+    def teardown_after_execution(self, context: Any) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None

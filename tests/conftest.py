@@ -1,0 +1,58 @@
+"""Shared fixtures: real SQLite files and a real PostgreSQL server.
+
+PostgreSQL tests use ``FAUCET_TEST_POSTGRES_URL`` (CI points it at the local
+server). Without it they skip, unless ``FAUCET_REQUIRE_POSTGRES=1`` is set, in
+which case they fail: CI must never skip them silently.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+PG_ENV = "FAUCET_TEST_POSTGRES_URL"
+
+
+def _postgres_base_url() -> str:
+    url = os.environ.get(PG_ENV, "").strip()
+    if not url:
+        if os.environ.get("FAUCET_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{PG_ENV} is not set but FAUCET_REQUIRE_POSTGRES=1")
+        pytest.skip(f"set {PG_ENV} to run PostgreSQL tests")
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    return f"sqlite:///{tmp_path / 'faucet.db'}"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema, dropped afterwards."""
+    base = make_url(_postgres_base_url())
+    if base.drivername == "postgresql":
+        base = base.set(drivername="postgresql+psycopg")
+    schema = f"faucet_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = base.update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"], ids=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """Each store test runs on a SQLite file and on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    return str(request.getfixturevalue(name))
