@@ -1,3 +1,14 @@
 """faucet_dagster: faucet's profiling, drift checks and impact analysis for Dagster."""
 
-__all__: list[str] = []
+from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
+from faucet_dagster.evaluate import PartitionBaseline
+from faucet_dagster.loading import ProfileLoadContext
+from faucet_dagster.resources import FaucetResource
+
+__all__ = [
+    "DEFAULT_CHECK_NAME",
+    "FaucetResource",
+    "PartitionBaseline",
+    "ProfileLoadContext",
+    "build_profile_checks",
+]

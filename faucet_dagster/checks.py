@@ -1,0 +1,141 @@
+"""``build_profile_checks``: one profile check per asset, run after each materialization.
+
+No ``from __future__ import annotations`` here: Dagster inspects the check function's
+``context`` annotation at definition time and needs the real class.
+"""
+
+import keyword
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import dagster as dg
+from dagster import AssetCheckExecutionContext
+
+from faucet_core.config import OnDrift, ProfilingConfig, load_profiling_config
+from faucet_core.errors import ConfigError
+from faucet_dagster.assets import AssetTarget, overrides_by_key, resolve_targets
+from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate
+from faucet_dagster.loading import Loader
+
+__all__ = ["DEFAULT_CHECK_NAME", "build_profile_checks"]
+
+DEFAULT_CHECK_NAME = "faucet_profile"
+
+
+def _config(value: Any, where: str) -> ProfilingConfig:
+    try:
+        return load_profiling_config(value, where=where)
+    except ConfigError as exc:
+        raise dg.DagsterInvalidDefinitionError(str(exc)) from None
+
+
+def _identifier(value: str, what: str) -> str:
+    if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
+        raise dg.DagsterInvalidDefinitionError(
+            f"{what}={value!r} is not a valid name: use letters, digits and underscores, "
+            "not starting with a digit (e.g. 'faucet_profile')"
+        )
+    return value
+
+
+def build_profile_checks(
+    assets: Iterable[Any],
+    *,
+    config: ProfilingConfig | Mapping[str, Any] | None = None,
+    asset_configs: Mapping[Any, ProfilingConfig | Mapping[str, Any]] | None = None,
+    partitions: PartitionBaseline | str = PartitionBaseline.AUTO,
+    loader: Loader | None = None,
+    name: str = DEFAULT_CHECK_NAME,
+    resource_key: str = "faucet",
+    io_manager_key: str = "io_manager",
+    required_resource_keys: Iterable[str] = (),
+    description: str | None = None,
+) -> list[dg.AssetChecksDefinition]:
+    """Asset checks that profile every materialization and report drift against a baseline.
+
+    Args:
+        assets: asset keys (``AssetKey``, ``"a/b"``), ``AssetSpec`` s or asset definitions.
+        config: the ``profiling:`` block (a :class:`ProfilingConfig` or a mapping).
+        asset_configs: per-asset blocks that replace ``config`` for those assets.
+        partitions: ``auto`` (one baseline per static partition, one shared baseline for time
+            windows), ``per_partition`` or ``shared``.
+        loader: instead of the IO manager, a function returning what to profile (for example
+            a ``pyarrow.RecordBatchReader`` over a Parquet file), for assets too large to load.
+        name: the check name (the same on every asset).
+        resource_key: the key of the :class:`FaucetResource`.
+        io_manager_key: the IO manager of assets given by key only (definitions say their own).
+        required_resource_keys: extra resources the ``loader`` uses.
+
+    A check is blocking when its ``on_drift`` is ``fail``: a drifting run fails with severity
+    ERROR and downstream assets of the run do not materialize. Otherwise drift is a WARN.
+    """
+    base = _config(config, "config")
+    try:
+        mode = PartitionBaseline(partitions)
+    except ValueError:
+        raise dg.DagsterInvalidDefinitionError(
+            f"partitions={partitions!r} is not one of "
+            f"{', '.join(repr(m.value) for m in PartitionBaseline)}"
+        ) from None
+    if loader is not None and not callable(loader):
+        raise dg.DagsterInvalidDefinitionError(
+            f"loader={loader!r} is not callable: pass a function (ProfileLoadContext) -> data"
+        )
+    _identifier(name, "name")
+    _identifier(resource_key, "resource_key")
+    targets = resolve_targets(assets, io_manager_key=io_manager_key)
+    overrides = overrides_by_key(asset_configs)
+    unknown = set(overrides) - {t.key for t in targets}
+    if unknown:
+        names = ", ".join(sorted(k.to_user_string() for k in unknown))
+        raise dg.DagsterInvalidDefinitionError(
+            f"asset_configs names asset(s) not in assets: {names}; add them to assets or "
+            "remove their override"
+        )
+    extra = set(required_resource_keys)
+    checks = []
+    for target in targets:
+        where = f"asset_configs[{target.key.to_user_string()!r}]"
+        cfg = _config(overrides[target.key], where) if target.key in overrides else base
+        checks.append(_build_one(target, cfg, mode, loader, name, resource_key, extra, description))
+    return checks
+
+
+def _build_one(
+    target: AssetTarget,
+    cfg: ProfilingConfig,
+    mode: PartitionBaseline,
+    loader: Loader | None,
+    name: str,
+    resource_key: str,
+    extra: set[str],
+    description: str | None,
+) -> dg.AssetChecksDefinition:
+    resources = {resource_key, *extra}
+    if loader is None:
+        resources.add(target.io_manager_key)
+    opts = CheckOptions(
+        target=target, config=cfg, resource_key=resource_key, partitions=mode, loader=loader
+    )
+    blocking = cfg.on_drift is OnDrift.FAIL
+
+    @dg.asset_check(
+        asset=target.key,
+        name=name,
+        blocking=blocking,
+        required_resource_keys=resources,
+        description=description
+        or (
+            "faucet: profiles each materialization per column and compares it with a rolling "
+            f"baseline (min_history {cfg.min_history}, window {cfg.window}, "
+            f"on_drift {cfg.on_drift.value})"
+        ),
+        metadata={
+            "faucet/config": dg.MetadataValue.json(cfg.model_dump(mode="json")),
+            "faucet/on_drift": cfg.on_drift.value,
+        },
+    )
+    def _profile_check(context: AssetCheckExecutionContext) -> dg.AssetCheckResult:
+        return evaluate(context, opts)
+
+    return _profile_check

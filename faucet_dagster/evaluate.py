@@ -1,0 +1,245 @@
+"""What a profile check does when it runs: find the materialization(s), load, profile,
+record, and turn the outcome into an ``AssetCheckResult``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import dagster as dg
+
+from faucet_core import ProfilingConfig, profile
+from faucet_core.config import OnDrift
+from faucet_core.errors import FaucetError
+from faucet_core.store import ProfileStore, ProfilingOutcome, RunStatus
+from faucet_dagster.assets import AssetTarget, baseline_key_of
+from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
+from faucet_dagster.summary import check_description, column_numbers, markdown_summary
+
+__all__ = ["CheckOptions", "PartitionBaseline", "evaluate"]
+
+
+class PartitionBaseline(str, Enum):
+    """How a partitioned asset's materializations are baselined."""
+
+    AUTO = "auto"
+    """Static partitions: one baseline per partition; time windows: one shared baseline."""
+    PER_PARTITION = "per_partition"
+    SHARED = "shared"
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    target: AssetTarget
+    config: ProfilingConfig
+    resource_key: str
+    partitions: PartitionBaseline
+    loader: Loader | None
+
+
+@dataclass(frozen=True)
+class _Materialization:
+    partition: str | None
+    run_id: str
+    timestamp: float
+    event: dg.AssetMaterialization | None
+
+
+def _per_partition(mode: PartitionBaseline, pdef: dg.PartitionsDefinition | None) -> bool:
+    if pdef is None:
+        return False
+    if mode is PartitionBaseline.AUTO:
+        return not isinstance(pdef, dg.TimeWindowPartitionsDefinition)
+    return mode is PartitionBaseline.PER_PARTITION
+
+
+def _materializations(
+    context: dg.AssetCheckExecutionContext, key: dg.AssetKey
+) -> list[_Materialization]:
+    instance = context.instance
+    run_id = context.run.run_id
+    found: list[_Materialization] = []
+    records = instance.get_records_for_run(
+        run_id, of_type=dg.DagsterEventType.ASSET_MATERIALIZATION
+    ).records
+    for record in records:
+        event = record.event_log_entry.dagster_event
+        if event is None or event.asset_key != key:
+            continue
+        found.append(
+            _Materialization(
+                partition=event.partition,
+                run_id=run_id,
+                timestamp=record.event_log_entry.timestamp,
+                event=record.event_log_entry.asset_materialization,
+            )
+        )
+    if found:
+        return sorted(found, key=lambda m: m.partition or "")
+    # A check-only run: profile the latest materialization (of the run's partition, if any).
+    partition = context.run.tags.get("dagster/partition")
+    query: Any = key
+    if partition:
+        query = dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition])
+    latest = instance.fetch_materializations(query, limit=1).records
+    if not latest:
+        where = f" partition {partition!r}" if partition else ""
+        raise dg.Failure(
+            description=(
+                f"{key.to_user_string()}{where} has no materialization to profile yet: "
+                "materialize the asset first; the profile check reads what it wrote"
+            )
+        )
+    entry = latest[0].event_log_entry
+    event = entry.dagster_event
+    return [
+        _Materialization(
+            partition=event.partition if event else None,
+            run_id=entry.run_id,
+            timestamp=entry.timestamp,
+            event=entry.asset_materialization,
+        )
+    ]
+
+
+def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Materialization) -> Any:
+    target = opts.target
+    if opts.loader is not None:
+        load_context = ProfileLoadContext(context, target.key, mat.partition, mat.event)
+        try:
+            return opts.loader(load_context)
+        except Exception as exc:
+            raise dg.Failure(
+                description=(
+                    f"the faucet loader for {target.key.to_user_string()} failed: "
+                    f"{type(exc).__name__}: {exc}. Fix the loader passed to build_profile_checks"
+                )
+            ) from exc
+    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(target.key)
+    try:
+        return load_with_io_manager(
+            context,
+            asset_key=target.key,
+            io_manager_key=target.io_manager_key,
+            partition_key=mat.partition,
+            partitions_def=node.partitions_def,
+            definition_metadata=node.metadata,
+        )
+    except Exception as exc:
+        raise dg.Failure(
+            description=(
+                f"could not load {target.key.to_user_string()}"
+                + (f" partition {mat.partition!r}" if mat.partition else "")
+                + f" through IO manager {target.io_manager_key!r}: {type(exc).__name__}: {exc}. "
+                "If this IO manager cannot load the value outside the asset, or the value is too "
+                "large to load whole, pass loader= to build_profile_checks to stream it instead"
+            )
+        ) from exc
+
+
+def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> ProfileStore:
+    resource = getattr(context.resources, resource_key)
+    get_store = getattr(resource, "get_store", None)
+    if get_store is None:
+        raise dg.Failure(
+            description=(
+                f"resource {resource_key!r} is a {type(resource).__name__}, not a FaucetResource: "
+                f"bind resources={{{resource_key!r}: FaucetResource()}} in your Definitions"
+            )
+        )
+    try:
+        store: ProfileStore = get_store()
+    except FaucetError as exc:
+        raise dg.Failure(description=f"the faucet store is unavailable: {exc}") from exc
+    return store
+
+
+def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.AssetCheckResult:
+    """Profile what the asset wrote in this run and compare it with its baseline."""
+    key = opts.target.key
+    cfg = opts.config
+    store = _store(context, opts.resource_key)
+    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(key)
+    per_partition = _per_partition(opts.partitions, node.partitions_def)
+    bkey = baseline_key_of(key)
+    outcomes: list[tuple[str | None, ProfilingOutcome]] = []
+    last_profile = None
+    for mat in _materializations(context, key):
+        data = _load(context, opts, mat)
+        try:
+            prof = profile(data, cfg)
+            outcome = store.record(
+                bkey,
+                prof,
+                cfg,
+                partition=mat.partition if per_partition else None,
+                run_id=f"{mat.run_id}:{mat.partition or ''}",
+                recorded_at=dt.datetime.fromtimestamp(mat.timestamp, dt.timezone.utc),
+            )
+        except FaucetError as exc:
+            raise dg.Failure(description=f"profiling {key.to_user_string()} failed: {exc}") from exc
+        if outcome.duplicate:
+            context.log.info(
+                f"faucet: {bkey} materialization of run {mat.run_id} was already profiled; "
+                "reporting the recorded outcome (no new baseline point)"
+            )
+        outcomes.append((mat.partition, outcome))
+        last_profile = prof
+    assert last_profile is not None
+    return _result(store, opts, outcomes, last_profile, per_partition)
+
+
+def _worst(outcomes: Sequence[tuple[str | None, ProfilingOutcome]]) -> ProfilingOutcome:
+    rank = {RunStatus.DRIFTED: 0, RunStatus.WARMING: 1, RunStatus.STABLE: 2}
+    return min((o for _, o in outcomes), key=lambda o: rank[o.status])
+
+
+def _result(
+    store: ProfileStore,
+    opts: CheckOptions,
+    outcomes: Sequence[tuple[str | None, ProfilingOutcome]],
+    prof: Any,
+    per_partition: bool,
+) -> dg.AssetCheckResult:
+    cfg = opts.config
+    main = _worst(outcomes)
+    drifted = main.status is RunStatus.DRIFTED
+    last = outcomes[-1][1]
+    history = store.history(
+        last.key.key, partition=last.key.partition or None, limit=cfg.window + 1
+    )
+    findings = [
+        {**f.to_dict(), "partition": p} if p is not None else f.to_dict()
+        for p, o in outcomes
+        for f in o.findings
+    ]
+    metadata: dict[str, Any] = {
+        "faucet/status": main.status.value,
+        "faucet/baseline_runs": main.baseline_runs,
+        "faucet/min_history": cfg.min_history,
+        "faucet/on_drift": cfg.on_drift.value,
+        "faucet/finding_count": len(findings),
+        "faucet/findings": dg.MetadataValue.json(findings),
+        "faucet/row_count": prof.row_count,
+        "faucet/baseline_key": str(last.key),
+        "summary": dg.MetadataValue.md(
+            markdown_summary(prof, last, history, title=opts.target.key.to_user_string())
+        ),
+    }
+    if main.status is RunStatus.WARMING:
+        metadata["faucet/warming"] = main.warming_message
+    partitions = [p for p, _ in outcomes if p is not None]
+    if partitions:
+        metadata["faucet/partitions"] = dg.MetadataValue.json(partitions)
+    metadata.update(column_numbers(prof))
+    fail = drifted and cfg.on_drift is OnDrift.FAIL
+    severity = dg.AssetCheckSeverity.ERROR if fail else dg.AssetCheckSeverity.WARN
+    return dg.AssetCheckResult(
+        passed=not drifted,
+        severity=severity,
+        description=check_description(main, len(outcomes)),
+        metadata=metadata,
+    )
