@@ -189,6 +189,8 @@ def _describe(error: Mapping[str, Any], where: str) -> str:
         return f"{path}: unknown field; remove it or check its spelling"
     if error.get("type") == "missing":
         return f"{path}: required field is missing"
+    if error.get("type") == "tuple_type":  # a tuple field is a list in YAML / JSON
+        message = "Input should be a list"
     value = error.get("input")
     if isinstance(value, Mapping):
         return f"{path}: {message}"

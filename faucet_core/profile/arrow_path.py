@@ -7,15 +7,19 @@ Arrow type                           JSON type    notes
 ===================================  ===========  =========================================
 int8..int64, uint8..uint64           integer
 float16/32/64                        number       NaN counts as null; +-inf as a number
-                                                  that no numeric statistic includes
+                                                  that no numeric statistic includes;
+                                                  float32 as its shortest decimal text
 decimal128/256                       number       statistics on the float value
 bool                                 boolean
 string, large_string, string_view    string
 binary, large_binary, fixed binary   string       base64 text, as JSON writers encode bytes
-timestamp, date32/64, time32/64      string       ISO 8601 text; distinct counted on the
-                                                  instant
+timestamp, date32/64, time32/64      string       ISO 8601 text: 'T' separator, an aware
+                                                  timestamp in UTC ('Z'), no trailing zeros
+                                                  in the fraction (the text, and so the
+                                                  profile, does not depend on the unit)
 duration                             number       seconds
 struct, map                          object       one column, canonical JSON value
+                                                  (a map's keys become object keys)
 list, large_list, fixed_size_list    array        one column, canonical JSON value
 dictionary (categorical)             its values   counted per dictionary entry
 null                                 null
@@ -46,6 +50,8 @@ def json_type_of(arrow_type: pa.DataType) -> JsonType:
     t = arrow_type
     if pa.types.is_dictionary(t):
         return json_type_of(t.value_type)
+    if pa.types.is_interval(t):  # no ISO text Arrow can render, no single number
+        raise ProfilingInputError(f"Arrow type {t} has no JSON type; cast the column first")
     if pa.types.is_integer(t):
         return JsonType.INTEGER
     if pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_duration(t):
@@ -99,8 +105,11 @@ def update_from_arrow(
         policy.observe_type(array.type)
     t = array.type
     rows = len(array)
+    try:
+        kind = json_type_of(t)
+    except ProfilingInputError as exc:
+        raise ProfilingInputError(f"column {state.name!r}: {exc}") from None
     valid = array.drop_null() if array.null_count else array
-    kind = json_type_of(t)
     if kind is JsonType.NUMBER and pa.types.is_floating(t):
         state.add_rows(rows, array.null_count)
         _floats(state, valid)
@@ -117,16 +126,19 @@ def update_from_arrow(
         _booleans(state, valid)
     elif kind is JsonType.STRING:
         if pa.types.is_temporal(t):
-            _temporals(state, valid, policy)
+            _temporals(state, valid)
         elif _is_text(t):
             _strings(state, valid, policy)
         else:
             encoded = [base64.b64encode(b).decode("ascii") for b in valid.to_pylist()]
             _strings(state, pa.array(encoded, pa.string()), policy)
     elif kind in (JsonType.OBJECT, JsonType.ARRAY):
-        texts = [_nested_json(v) for v in valid.to_pylist()]
+        values = valid.to_pylist()
+        if _has_map(t):  # Arrow gives a map as (key, value) pairs: a JSON writer, an object
+            values = [_maps_to_dicts(v, t) for v in values]
+        texts = [_nested_json(v, state.name) for v in values]
         if policy is not None:
-            policy.observe_nested(valid.to_pylist()[:_NESTED_SAMPLE])
+            policy.observe_nested(values[:_NESTED_SAMPLE])
         update_json_texts(state, pa.array(texts, pa.string()), kind)
 
 
@@ -137,23 +149,39 @@ def _is_text(t: pa.DataType) -> bool:
     return pa.types.is_string(t) or pa.types.is_large_string(t) or _is_string_view(t)
 
 
-def _nested_json(value: Any) -> str:
-    return canonical_json(_map_pairs_to_dict(value))
+def _has_map(t: pa.DataType) -> bool:
+    if pa.types.is_map(t):
+        return True
+    if pa.types.is_struct(t):
+        return any(_has_map(t.field(i).type) for i in range(t.num_fields))
+    if json_type_of(t) is JsonType.ARRAY:
+        return _has_map(t.value_type)
+    return False
 
 
-def _map_pairs_to_dict(value: Any) -> Any:
-    # Arrow renders a map value as a list of (key, value) tuples.
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(v, tuple) and len(v) == 2 for v in value)
-    ):
-        return {k: _map_pairs_to_dict(v) for k, v in value}
-    if isinstance(value, dict):
-        return {k: _map_pairs_to_dict(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_map_pairs_to_dict(v) for v in value]
+def _maps_to_dicts(value: Any, t: pa.DataType) -> Any:
+    """``value`` (from ``to_pylist``) with every map as a dict; a repeated key keeps its last
+    value, as a JSON reader would."""
+    if value is None:
+        return None
+    if pa.types.is_map(t):
+        return {k: _maps_to_dicts(v, t.item_type) for k, v in value}
+    if pa.types.is_struct(t):
+        fields = [t.field(i) for i in range(t.num_fields)]
+        return {f.name: _maps_to_dicts(value.get(f.name), f.type) for f in fields}
+    if json_type_of(t) is JsonType.ARRAY:
+        return [_maps_to_dicts(v, t.value_type) for v in value]
     return value
+
+
+def _nested_json(value: Any, column: str) -> str:
+    try:
+        return canonical_json(value)
+    except (TypeError, ValueError) as exc:
+        raise ProfilingInputError(
+            f"column {column!r}: a nested value cannot be written as JSON ({exc}); "
+            "cast the column to JSON-compatible types (string map keys, no binary keys)"
+        ) from None
 
 
 def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> None:
@@ -165,19 +193,23 @@ def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> No
         _count_values(state, texts, lambda s: s)
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def _integers(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.INTEGER, len(valid))
     state.add_numbers(valid.to_numpy().astype(np.float64, copy=False))
     uniques = pc.unique(valid).to_numpy().tolist()
-    try:
-        state.add_distinct(uniques)
-    except TypeError:  # uint64 beyond int64: hash the decimal text instead
-        state.add_distinct(str(v) for v in uniques)
+    # uint64 beyond int64: hash the decimal text, as the records path does for big integers
+    state.add_distinct(v if v <= _INT64_MAX else str(v) for v in uniques)
     if state.tracks_values:
         _count_values(state, valid, str)
 
 
 def _floats(state: ColumnState, valid: pa.Array) -> None:
+    if pa.types.is_float32(valid.type):
+        # the shortest text of each float32, as a JSON writer prints it (0.1, not 0.100000001)
+        valid = pc.cast(pc.cast(valid, pa.string()), pa.float64())
     values = valid.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
     finite = np.isfinite(values)
     if not finite.all():
@@ -218,44 +250,41 @@ def _booleans(state: ColumnState, valid: pa.Array) -> None:
 
 def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
     state.add_type(JsonType.STRING, len(valid))
-    state.add_lengths(pc.utf8_length(valid).to_numpy())
+    lengths = pc.utf8_length(valid).to_numpy()
+    state.add_lengths(lengths)
     uniques = pc.unique(valid)
     if policy is not None:
         policy.observe_strings(uniques)
-    state.add_distinct(uniques.to_pylist())
+    texts = uniques.to_pylist()
+    if lengths.size and lengths.min() == 0:  # the HyperLogLog ignores "": count it under a stand-in
+        texts = [t if t else _EMPTY_STRING for t in texts]
+    state.add_distinct(texts)
     if state.tracks_values:
         _count_values(state, valid, _json_string)
+
+
+_EMPTY_STRING = "\x00faucet:empty-string"
 
 
 def _json_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _temporals(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
-    t = valid.type
-    n = len(valid)
-    state.add_type(JsonType.STRING, n)
-    if pa.types.is_timestamp(t) or pa.types.is_date64(t) or pa.types.is_time64(t):
-        instants = valid.cast(pa.int64())
-    else:
-        instants = valid.cast(pa.int32()).cast(pa.int64())
-    # Every rendering of one temporal type has the same length (4-digit years): measure the
-    # extremes instead of rendering every value.
-    extremes = pc.min_max(valid)
-    ends = _iso_texts(pa.array([extremes["min"].as_py(), extremes["max"].as_py()], t))
-    lo, hi = sorted(len(text) for text in ends.to_pylist())
-    state.add_length_summary(lo, hi, lo * n, n)
-    state.add_distinct(pc.unique(instants).to_numpy().tolist())
-    if state.tracks_values:
-        counts = pc.value_counts(valid)
-        texts = _iso_texts(counts.field("values")).to_pylist()
-        state.add_counts([_json_string(text) for text in texts], counts.field("counts").to_pylist())
+def _temporals(state: ColumnState, valid: pa.Array) -> None:
+    # Counted as their text, so the profile of the same instants is the same whatever the
+    # storage unit (pandas ns, records us, Parquet ms) or the time zone they are held in.
+    _strings(state, _iso_texts(valid), None)
 
 
 def _iso_texts(values: pa.Array) -> pa.Array:
-    """ISO 8601 text of temporal values ('T' between date and time)."""
-    texts = pc.cast(values, pa.string())
-    return pc.replace_substring(texts, " ", "T", max_replacements=1)
+    """ISO 8601 text of temporal values: 'T' between date and time, a time zone as UTC ('Z'),
+    the fraction of a second without trailing zeros (none when it is zero)."""
+    t = values.type
+    if pa.types.is_timestamp(t) and t.tz is not None:
+        values = values.cast(pa.timestamp(t.unit, tz="UTC"))
+    texts = pc.replace_substring(pc.cast(values, pa.string()), " ", "T", max_replacements=1)
+    texts = pc.replace_substring_regex(texts, r"\.0+(Z?)$", r"\1")
+    return pc.replace_substring_regex(texts, r"(\.[0-9]*[1-9])0+(Z?)$", r"\1\2")
 
 
 def _count_values(state: ColumnState, valid: pa.Array, encode: Any) -> None:

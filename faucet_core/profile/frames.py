@@ -3,8 +3,10 @@
 pandas: each column slice becomes an Arrow array with ``from_pandas=True``, so
 NaN, ``None``, ``pd.NA`` and ``NaT`` are nulls; a categorical becomes a
 dictionary array; an ``object`` column Arrow cannot type (mixed values) is
-profiled value by value. polars: ``to_arrow()`` per slice; an ``Object``
-column is profiled value by value.
+profiled value by value, and so is an ``object`` column of dicts (Arrow would
+give every dict every key of the column, the missing ones null, where a JSON
+writer writes each dict as it is). polars: ``to_arrow()`` per slice; an
+``Object`` column is profiled value by value.
 """
 
 from __future__ import annotations
@@ -42,9 +44,22 @@ def _name(column: Any) -> Any:
 
 def _pandas_column(series: Any) -> Any:
     try:
-        return pa.array(series, from_pandas=True)
+        array = pa.array(series, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
         return series.tolist()
+    if series.dtype == object and _has_struct(array.type):
+        # Arrow would give every dict every key seen in the column (the missing ones null);
+        # a JSON writer writes each dict as it is.
+        return series.tolist()
+    return array
+
+
+def _has_struct(t: pa.DataType) -> bool:
+    if pa.types.is_struct(t):
+        return True
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return _has_struct(t.value_type)
+    return False
 
 
 def polars_batches(df: Any, batch_rows: int) -> Iterator[tuple[str, Any]]:

@@ -27,9 +27,9 @@ def json_default(value: Any) -> Any:
         return str(value)
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
-    item = getattr(value, "item", None)  # numpy scalars
-    if callable(item) and type(value).__module__ == "numpy":
-        return item()
+    tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
+    if callable(tolist) and type(value).__module__ == "numpy":
+        return tolist()
     raise TypeError(f"a value of type {type(value).__name__} has no JSON form")
 
 

@@ -3,6 +3,10 @@
 A classified column publishes no top values (in the profile, the store, the
 catalog or a notification). Detectors look at a bounded sample of each
 column's distinct string values: up to 100 per batch and 1,000 per column.
+Detectors favour precision: a payment card must pass the Luhn check, an IBAN
+the mod-97 check, and a phone number needs a leading '+' (8 to 15 digits) or
+separators and 10 to 15 digits, so dates (2024-01-01), amounts (12345.67) and
+short ids are not phone numbers.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ _EMAIL = re.compile(
 )
 # A phone number needs a '+' prefix or separators: a bare run of digits is more often an id.
 _PHONE = re.compile(r"\+?[0-9(][0-9 ().-]{5,}[0-9]")
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")  # an amount written as text, not a phone number
 _CARD = re.compile(r"[0-9]{4}(?:[ -]?[0-9]{2,4}){2,4}[0-9]?")
 _IBAN = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}")
 _SSN = re.compile(r"(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0000)[0-9]{4}")
@@ -52,11 +57,14 @@ def _is_email(s: str) -> bool:
 
 
 def _is_phone(s: str) -> bool:
-    if _PHONE.fullmatch(s) is None:
+    if _PHONE.fullmatch(s) is None or _DECIMAL.fullmatch(s) is not None:
         return False
     digits = sum(ch.isdigit() for ch in s)
-    separated = s.startswith("+") or any(ch in s for ch in " ().-")
-    return separated and 7 <= digits <= 15
+    if s.startswith("+"):  # E.164: country code and subscriber number, 8 to 15 digits
+        return 8 <= digits <= 15
+    # A national number has at least 10 digits; fewer is more often a date (2024-01-01),
+    # an id or an amount.
+    return any(ch in s for ch in " ().-") and 10 <= digits <= 15
 
 
 def _is_card(s: str) -> bool:

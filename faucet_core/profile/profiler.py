@@ -1,4 +1,11 @@
-"""The streaming profiler: feed batches of any supported input, then ``finish()``."""
+"""The streaming profiler: feed batches of any supported input, then ``finish()``.
+
+Records are read :data:`RECORD_BATCH_ROWS` at a time and an iterable of Arrow
+RecordBatches one batch at a time, so neither is ever drained into memory. A
+record key that is not a string becomes its JSON text (``1`` -> ``"1"``,
+``None`` -> ``"null"``), as ``json.dumps`` writes it; two keys of one record
+that become the same column are refused, as is any other key type.
+"""
 
 from __future__ import annotations
 
@@ -217,15 +224,38 @@ def _batches(data: Any) -> Iterator[tuple[str, Any]]:
             "of dict records"
         )
     iterator = iter(data)
+    first = next(iterator, _END)
+    if isinstance(first, pa.RecordBatch):  # an iterable of Arrow batches (a dataset scanner)
+        yield from _record_batches(first, iterator)
+        return
+    chunk = [] if first is _END else [first]
     while True:
-        chunk = list(islice(iterator, RECORD_BATCH_ROWS))
+        chunk.extend(islice(iterator, RECORD_BATCH_ROWS - len(chunk)))
         if not chunk:
             return
-        if all(isinstance(item, pa.RecordBatch) for item in chunk):
-            for batch in chunk:  # an iterable of Arrow batches (e.g. a dataset scanner)
-                yield from (("arrow", b) for b in _slices(batch))
-            continue
         yield "records", chunk
+        chunk = []
+
+
+def _record_batches(first: pa.RecordBatch, rest: Iterator[Any]) -> Iterator[tuple[str, Any]]:
+    """Arrow batches one at a time, so a scanner is never drained into memory."""
+    batch: Any = first
+    index = 0
+    while batch is not _END:
+        if not isinstance(batch, pa.RecordBatch):
+            raise ProfilingInputError(
+                f"item {index} of the iterable is a {type(batch).__name__} but the first was a "
+                "RecordBatch; pass Arrow batches only, or dict records only"
+            )
+        if batch.num_rows:
+            yield from (("arrow", part) for part in _slices(batch))
+        else:  # no rows: still report the columns it declares
+            yield "arrow", batch
+        batch = next(rest, _END)
+        index += 1
+
+
+_END = object()
 
 
 def _arrow_stream(
@@ -265,6 +295,7 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
     keys: dict[str, None] = {}
     for index, record in enumerate(records):
         row: dict[str, Any] = {}
+        original: dict[str, Any] = {}
         for key, value in record.items():
             if isinstance(key, str):
                 text = key
@@ -275,7 +306,13 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
                     f"record {offset + index} has a key of type {type(key).__name__} "
                     f"({key!r}); column names must be strings: convert the keys first"
                 )
+            if text in row:
+                raise ProfilingInputError(
+                    f"record {offset + index} has the keys {original[text]!r} and {key!r}, "
+                    f"both column {text!r} once written as JSON; rename one of them"
+                )
             row[text] = value
+            original[text] = key
             keys[text] = None
         fixed.append(row)
     return fixed, keys

@@ -37,7 +37,8 @@ __all__ = [
 HLL_LG_K = 12
 KLL_K = 200
 MAX_TRACKED_VALUE_CHARS = 256
-"""Values longer than this are counted everywhere but never tracked as top values."""
+"""Values longer than this (a string's characters, any other value's JSON text) are counted
+everywhere but never tracked as top values."""
 
 _FREQ_MIN_LG = 8
 _FREQ_MAX_LG = 17
@@ -81,6 +82,8 @@ def b64(raw: bytes) -> str:
 
 
 def unb64(text: str, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise SketchError(f"{what}: sketch is a {type(text).__name__}, not base64 text")
     try:
         return base64.b64decode(text.encode("ascii"), validate=True)
     except (ValueError, UnicodeEncodeError) as exc:

@@ -5,6 +5,15 @@ frequent-items sketch (dropped once the column turns out high-cardinality or
 classified), running moments and counters. It is fed typed batches by
 :mod:`faucet_core.profile.arrow_path`, merged with another state, serialized
 into a :class:`ColumnProfile` and rebuilt from one.
+
+A classified column publishes none of its values: no top values, and no
+numeric statistics either (min, max and the quantiles are values, and so is
+the mean of one row: a card number column classified by name must not show
+its smallest card number); its serialized state keeps no frequent-items or
+quantile sketch and no moments.
+
+A column is high-cardinality when its published (rounded) distinct estimate
+exceeds ``categorical_max_distinct``.
 """
 
 from __future__ import annotations
@@ -146,10 +155,7 @@ class ColumnState:
         update = self._hll.update
         for _ in map(update, values):
             pass
-        if (
-            self._freq is not None
-            and self._hll.get_estimate() > self.params.categorical_max_distinct
-        ):
+        if self._freq is not None and self.high_cardinality():
             self._freq = None  # high-cardinality: never keep its values
 
     @property
@@ -162,7 +168,7 @@ class ColumnState:
         if freq is None:
             return
         for key, count in zip(keys, counts, strict=True):
-            if len(key) <= MAX_TRACKED_VALUE_CHARS:
+            if len(key) <= MAX_TRACKED_VALUE_CHARS or _short_string(key):
                 freq.update(key, int(count))
 
     def classify(self, label: str) -> None:
@@ -208,19 +214,23 @@ class ColumnState:
             self._freq = None
         else:
             self._freq.merge(other._freq)
-            if self._hll.get_estimate() > self.params.categorical_max_distinct:
+            if self.high_cardinality():
                 self._freq = None
 
     # -- publishing -----------------------------------------------------------------------
+    def distinct(self) -> int:
+        return round(float(self._hll.get_estimate()))
+
     def high_cardinality(self) -> bool:
-        return bool(self._hll.get_estimate() > self.params.categorical_max_distinct)
+        # on the published (rounded) estimate, so distinct == categorical_max_distinct is not
+        return self.distinct() > self.params.categorical_max_distinct
 
     def to_profile(self) -> ColumnProfile:
         high_card = self.high_cardinality()
         if high_card or self.classified:
             self._freq = None
         numeric = None
-        if self.num_n:
+        if self.num_n and not self.classified:  # min, max and quantiles are values
             assert self._kll is not None
             p50, p95 = self._kll.get_quantiles([0.5, 0.95])
             numeric = NumericStats(
@@ -258,7 +268,7 @@ class ColumnState:
             row_count=self.rows,
             null_count=self.nulls,
             types=dict(sorted(self.types.items())),
-            distinct=round(self._hll.get_estimate()),
+            distinct=self.distinct(),
             numeric=numeric,
             string=string,
             top_values=top,
@@ -268,11 +278,15 @@ class ColumnState:
         )
 
     def _sketch_state(self) -> dict[str, Any]:
+        hide = bool(self.classified)  # a classified column's values never leave the state
         return {
             "hll": b64(self._hll.serialize_compact()),
-            "kll": None if self._kll is None else b64(self._kll.serialize()),
+            "kll": None if self._kll is None or hide else b64(self._kll.serialize()),
             "freq": None if self._freq is None else b64(self._freq.serialize()),
-            "num": [
+            # a mean or a min of one value is that value: a classified column keeps none
+            "num": [0, 0.0, 0.0, None, None, self.nonfinite]
+            if hide
+            else [
                 self.num_n,
                 self.num_mean,
                 self.num_m2,
@@ -315,6 +329,14 @@ class ColumnState:
                 f"{what}: damaged moments in the serialized profile ({exc!r})"
             ) from None
         return state
+
+
+def _short_string(key: str) -> bool:
+    """Whether ``key``, a JSON text longer than the limit, is a string whose value is not
+    (the limit counts a string's characters, not its quotes and escapes)."""
+    if key[0] != '"' or len(key) > 6 * MAX_TRACKED_VALUE_CHARS + 2:  # \uXXXX is the longest
+        return False
+    return len(json.loads(key)) <= MAX_TRACKED_VALUE_CHARS
 
 
 def _finite_or_none(value: float) -> float | None:

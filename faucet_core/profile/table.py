@@ -51,16 +51,22 @@ class TableProfile:
                 f"{PROFILE_FORMAT}); upgrade faucet-dagster or re-profile"
             )
         try:
-            params = SketchParams(**data["params"])
+            params = SketchParams(**{str(k): int(v) for k, v in dict(data["params"]).items()})
             columns = [ColumnProfile.from_dict(c) for c in data["columns"]]
-            return cls(
+            profile = cls(
                 row_count=int(data["row_count"]),
                 columns={c.name: c for c in columns},
                 skipped_columns=int(data.get("skipped_columns", 0)),
                 params=params,
             )
+        except SketchError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise SketchError(f"table profile is damaged: {exc!r}") from None
+        for column in columns:  # a damaged sketch fails here, not in a later merge
+            if column.sketches:
+                ColumnState.from_profile(column, params)
+        return profile
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TableProfile:

@@ -4,6 +4,11 @@ A column of a batch of records is a list of Python values. When all non-null
 values share one plain type (the common case) the list becomes one Arrow
 array. A mixed column is split by JSON type and each part is counted on its
 own, so ``types`` reports the mix exactly.
+
+Other Python values are written as a JSON writer would: a ``Decimal`` as a
+number (NaN as null, an infinity as a non-finite number, like a float), bytes
+as base64 text, a UUID as text, a timedelta as seconds, a numpy scalar as its
+Python value and a numpy array as a JSON array (even of one element).
 """
 
 from __future__ import annotations
@@ -179,18 +184,16 @@ _HANDLERS: dict[type, Callable[[Any, str], tuple[int, Any]]] = {
 
 
 def _classify_other(value: Any, column: str) -> tuple[int, Any]:
-    if type(value).__module__ == "numpy" and hasattr(value, "item"):
-        plain = value.item()  # numpy scalar -> Python scalar
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        plain = value.tolist()  # numpy scalar -> Python scalar, array -> list (a JSON array)
         if type(plain).__module__ != "numpy":
             return _classify(plain, column) if plain is not None else (-1, None)
     if isinstance(value, bool):
         return _BOOL, bool(value)
     if isinstance(value, numbers.Integral):
         return _int_value(int(value), column)
-    if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            return -1, None
-        return _FLOAT, float(value)
+    if isinstance(value, decimal.Decimal):  # as a float: NaN is null, +-inf non-finite
+        return (-1, None) if value.is_nan() else (_FLOAT, float(value))
     if isinstance(value, numbers.Real):
         return _float_value(float(value), column)
     if isinstance(value, (bytes, bytearray, memoryview)):

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from faucet_core.errors import FaucetError
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
 
 
 def _cmd_profile(args: argparse.Namespace) -> int:
@@ -32,12 +32,41 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="faucet", description=__doc__)
+    from faucet_dagster.cli import profiling
+    from faucet_dagster.cli.common import add_location_args
+
+    parser = argparse.ArgumentParser(
+        prog="faucet", description="faucet: column profiling, drift and change impact for Dagster"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
+
     p = sub.add_parser("profile", help="profile a JSON lines, CSV or Parquet file and print it")
     p.add_argument("path")
     p.add_argument("--json", action="store_true", help="print the profile as JSON")
     p.set_defaults(func=_cmd_profile)
+
+    prof = sub.add_parser("profiling", help="inspect or reset profile baselines")
+    psub = prof.add_subparsers(dest="profiling_command", required=True)
+    show = psub.add_parser("show", help="latest profile and drift per baseline")
+    add_location_args(show)
+    show.add_argument("--select", action="append", help="asset key (repeatable)")
+    show.add_argument("--full", action="store_true", help="every statistic and trend")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=profiling.cmd_show)
+    reset = psub.add_parser("reset", help="forget baseline history (re-baseline)")
+    add_location_args(reset)
+    reset.add_argument("--select", action="append", help="asset key (repeatable)")
+    reset.add_argument("--all", action="store_true", help="every baseline in the store")
+    reset.add_argument("--column", help="only this column's history")
+    reset.add_argument("--partition", help="only this partition's baseline")
+    reset.add_argument("--json", action="store_true")
+    reset.set_defaults(func=profiling.cmd_reset)
+
+    doctor = sub.add_parser("doctor", help="store reachable, schema version, baseline depths")
+    add_location_args(doctor)
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(func=profiling.cmd_doctor)
+
     s = sub.add_parser("schema", help="print a config block's JSON Schema")
     s.add_argument("block", choices=["profiling"])
     s.set_defaults(func=_cmd_schema)

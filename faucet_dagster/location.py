@@ -1,0 +1,105 @@
+"""Loading a Dagster code location (``-m module`` / ``-f file``) for the faucet CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import dagster as dg
+
+from faucet_core.config import ProfilingConfig
+from faucet_core.errors import ConfigError, FaucetError
+from faucet_core.store import default_store_url
+
+__all__ = ["CodeLocation", "ProfiledAsset", "load_code_location"]
+
+
+class CodeLocationError(FaucetError):
+    """The code location cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class ProfiledAsset:
+    """An asset with a faucet profile check, and the check's configuration."""
+
+    key: dg.AssetKey
+    check_name: str
+    config: ProfilingConfig
+    partitioned: bool
+
+
+@dataclass(frozen=True)
+class CodeLocation:
+    defs: dg.Definitions
+    name: str
+
+    def store_url(self, resource_key: str = "faucet") -> str:
+        """The store the location's FaucetResource writes to (else the default)."""
+        resource = (self.defs.resources or {}).get(resource_key)
+        url = getattr(resource, "store_url", None)
+        if isinstance(url, dg.EnvVar):
+            url = url.get_value()
+        return str(url) if url else default_store_url()
+
+    def profiled_assets(self) -> list[ProfiledAsset]:
+        graph = self.defs.resolve_asset_graph()
+        found = []
+        for check_key in sorted(graph.asset_check_keys, key=lambda k: k.to_user_string()):
+            spec = graph.get_check_spec(check_key)
+            raw = spec.metadata.get("faucet/config")
+            if raw is None:
+                continue
+            data = getattr(raw, "data", raw)
+            if isinstance(data, str):
+                data = json.loads(data)
+            node = graph.get(check_key.asset_key) if graph.has(check_key.asset_key) else None
+            found.append(
+                ProfiledAsset(
+                    key=check_key.asset_key,
+                    check_name=check_key.name,
+                    config=ProfilingConfig.model_validate(data),
+                    partitioned=bool(node is not None and node.partitions_def is not None),
+                )
+            )
+        return found
+
+
+def load_code_location(module: str | None = None, file: str | None = None) -> CodeLocation:
+    """Import a module or file and find its ``Definitions`` (or ``@dg.definitions`` function)."""
+    from dagster._core.workspace.autodiscovery import (
+        loadable_targets_from_python_file,
+        loadable_targets_from_python_module,
+    )
+
+    if bool(module) == bool(file):
+        raise ConfigError("give exactly one code location: -m MODULE or -f FILE")
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        if module:
+            targets = loadable_targets_from_python_module(module, working_directory=cwd)
+        else:
+            assert file is not None
+            if not os.path.isfile(file):
+                raise CodeLocationError(f"-f {file!r}: no such file")
+            targets = loadable_targets_from_python_file(file, working_directory=cwd)
+    except FaucetError:
+        raise
+    except Exception as exc:
+        where = f"-m {module}" if module else f"-f {file}"
+        raise CodeLocationError(
+            f"cannot load the code location {where}: {type(exc).__name__}: {exc}"
+        ) from None
+    target: Any = targets[0].target_definition
+    if callable(target) and not isinstance(target, dg.Definitions):
+        target = target()
+    if not isinstance(target, dg.Definitions):
+        raise CodeLocationError(
+            f"{module or file} holds no Definitions object (found {type(target).__name__}); "
+            "define `defs = dg.Definitions(...)` at module scope"
+        )
+    return CodeLocation(defs=target, name=module or file or "")
