@@ -66,15 +66,15 @@ class PolicyRule(BaseModel):
     model_config = _STRICT
 
     label: str = Field(min_length=1, description="Name of the class, e.g. 'pii.email'.")
-    columns: tuple[str, ...] = Field(
-        default=(), description="Top-level column names; 'prefix*' and other globs allowed."
+    columns: list[str] = Field(
+        default=[], description="Top-level column names; 'prefix*' and other globs allowed."
     )
-    fields: tuple[str, ...] = Field(
-        default=(),
+    fields: list[str] = Field(
+        default=[],
         description="Field names inside nested objects (any depth); globs allowed.",
     )
-    detectors: tuple[ValueDetector, ...] = Field(
-        default=(), description="Value detectors that classify a column by its values."
+    detectors: list[ValueDetector] = Field(
+        default=[], description="Value detectors that classify a column by its values."
     )
     min_share: float = Field(
         default=0.5,
@@ -97,20 +97,20 @@ class PolicyConfig(BaseModel):
 
     model_config = _STRICT
 
-    rules: tuple[PolicyRule, ...] = Field(default=(), description="Classification rules.")
+    rules: list[PolicyRule] = Field(default=[], description="Classification rules.")
 
     @classmethod
     def pii(cls) -> PolicyConfig:
         """A ready-made policy: every built-in detector plus common PII column names."""
         return cls(
-            rules=(
+            rules=[
                 PolicyRule(
                     label="pii",
-                    columns=("*email*", "*phone*", "ssn", "*_ssn", "iban", "card_number"),
-                    fields=("*email*", "*phone*", "ssn", "iban", "card_number"),
-                    detectors=tuple(ValueDetector),
+                    columns=["*email*", "*phone*", "ssn", "*_ssn", "iban", "card_number"],
+                    fields=["*email*", "*phone*", "ssn", "iban", "card_number"],
+                    detectors=list(ValueDetector),
                 ),
-            )
+            ]
         )
 
 
@@ -119,11 +119,11 @@ class ProfilingConfig(BaseModel):
 
     model_config = _STRICT
 
-    columns: tuple[str, ...] | None = Field(
+    columns: list[str] | None = Field(
         default=None, description="Only these top-level columns (default: all)."
     )
-    exclude: tuple[str, ...] = Field(
-        default=("_faucet_*",), description="Exact names or 'prefix*' globs to skip."
+    exclude: list[str] = Field(
+        default=["_faucet_*"], description="Exact names or 'prefix*' globs to skip."
     )
     max_columns: int = Field(
         default=200, ge=1, description="Cap on profiled columns per run; the rest are counted."
@@ -189,8 +189,6 @@ def _describe(error: Mapping[str, Any], where: str) -> str:
         return f"{path}: unknown field; remove it or check its spelling"
     if error.get("type") == "missing":
         return f"{path}: required field is missing"
-    if error.get("type") == "tuple_type":  # a tuple field is a list in YAML / JSON
-        message = "Input should be a list"
     value = error.get("input")
     if isinstance(value, Mapping):
         return f"{path}: {message}"

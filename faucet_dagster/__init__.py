@@ -1,6 +1,7 @@
 """faucet_dagster: faucet's profiling, drift checks and impact analysis for Dagster."""
 
 from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
+from faucet_dagster.component import ProfilingComponent
 from faucet_dagster.evaluate import PartitionBaseline
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
@@ -10,5 +11,6 @@ __all__ = [
     "FaucetResource",
     "PartitionBaseline",
     "ProfileLoadContext",
+    "ProfilingComponent",
     "build_profile_checks",
 ]

@@ -23,7 +23,7 @@ from faucet_core import (
 def test_defaults_follow_the_fields_table() -> None:
     config = ProfilingConfig()
     assert config.columns is None  # all
-    assert config.exclude == ("_faucet_*",)
+    assert config.exclude == ["_faucet_*"]
     assert config.max_columns == 200
     assert config.top_values == 10
     assert config.categorical_max_distinct == 100
@@ -64,7 +64,7 @@ def test_yaml_values_load() -> None:
             "policy": {"rules": [{"label": "pii", "detectors": ["email"], "fields": ["email"]}]},
         }
     )
-    assert config.columns == ("a", "b")
+    assert config.columns == ["a", "b"]
     assert config.window == config.min_history == 10
     assert config.method is DriftMethod.IQR
     assert config.on_drift is OnDrift.FAIL
@@ -125,7 +125,7 @@ def test_yaml_values_load() -> None:
         ),
         (
             {"exclude": "tmp_*"},
-            'profiling.exclude: "tmp_*" is invalid: Input should be a list',
+            'profiling.exclude: "tmp_*" is invalid: Input should be a valid list',
         ),
         (
             {"columns": []},
