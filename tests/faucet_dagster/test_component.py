@@ -13,6 +13,7 @@ from pathlib import Path
 import dagster as dg
 import pandas as pd
 import pytest
+from dagster.components.scaffold.scaffold import get_scaffolder
 from dagster.components.testing import create_defs_folder_sandbox
 
 from faucet_core.config import OnDrift
@@ -34,9 +35,8 @@ def loaded(attributes: str) -> Iterator[tuple[ProfilingComponent, dg.Definitions
 
 
 def _load_error(attributes: str) -> str:
-    with pytest.raises(Exception) as info:  # noqa: PT011 - Dagster wraps the cause
-        with loaded(attributes):
-            pass
+    with pytest.raises(Exception) as info, loaded(attributes):  # noqa: PT011 - Dagster wraps it
+        pass
     return "".join(str(e) for e in _chain(info.value))
 
 
@@ -119,4 +119,4 @@ def test_scaffolder_writes_a_loadable_defs_yaml(tmp_path: Path) -> None:
         assert "min_history: 5" in text
         with sandbox.load_component_and_build_defs(defs_path=path) as (component, _defs):
             assert component.assets == ["my_asset"]
-    assert ProfilingComponent.get_scaffolder().__class__ is ProfilingScaffolder  # type: ignore[attr-defined]
+    assert isinstance(get_scaffolder(ProfilingComponent), ProfilingScaffolder)
