@@ -12,11 +12,11 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from faucet_core.errors import StoreSchemaError
-from faucet_core.store.schema import baseline_keys, meta, profile_runs
+from faucet_core.store.schema import baseline_keys, meta, metric_counters, profile_runs
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 1
+LATEST = 2
 _VERSION = "schema_version"
 
 
@@ -26,7 +26,12 @@ def _v1(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1}
+def _v2(conn: Connection) -> None:
+    """Persistent Prometheus counters."""
+    metric_counters.create(conn, checkfirst=True)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
 
 
 def current_version(conn: Connection) -> int:

@@ -21,6 +21,7 @@ from faucet_core.store.codec import (
     encode_findings,
     encode_profile,
 )
+from faucet_core.store.counters import add_counters, read_counters, set_gauges
 from faucet_core.store.engine import make_engine
 from faucet_core.store.migrations import current_version, migrate
 from faucet_core.store.models import BaselineKey, ProfileRun, ProfilingOutcome, RunStatus
@@ -131,6 +132,30 @@ class ProfileStore:
                 .values(next_seq=seq + 1)
             )
             self._prune(conn, baseline_id, config.window)
+            labels = {"asset": bkey.key, "row": bkey.partition}
+            add_counters(
+                conn,
+                [("faucet_profile_runs_total", {**labels, "outcome": status.value}, 1.0)]
+                + [
+                    (
+                        "faucet_profile_drift_total",
+                        {**labels, "column": f.column, "metric": f.metric.value},
+                        1.0,
+                    )
+                    for f in findings
+                ],
+            )
+            set_gauges(
+                conn,
+                [
+                    ("faucet_profile_columns", labels, float(len(profile.columns))),
+                    (
+                        "faucet_profile_baseline_runs",
+                        labels,
+                        float(min(config.window, len(baseline) + int(joins))),
+                    ),
+                ],
+            )
         return ProfilingOutcome(
             key=bkey,
             status=status,
@@ -156,8 +181,18 @@ class ProfileStore:
                 return 0
             runs = profile_runs.c.baseline_id.in_(ids)
             if column is None:
+                emptied = conn.execute(
+                    select(baseline_keys.c.key, baseline_keys.c.partition).where(*where)
+                ).all()
                 count = conn.execute(delete(profile_runs).where(runs)).rowcount
                 conn.execute(delete(baseline_keys).where(baseline_keys.c.id.in_(ids)))
+                set_gauges(
+                    conn,
+                    [
+                        ("faucet_profile_baseline_runs", {"asset": r.key, "row": r.partition}, 0.0)
+                        for r in emptied
+                    ],
+                )
                 return int(count)
             count = 0
             rows = conn.execute(
@@ -243,6 +278,11 @@ class ProfileStore:
                     )
                 ).scalar_one()
             )
+
+    def metrics(self) -> list[tuple[str, dict[str, str], float]]:
+        """Every stored counter and gauge: (name, labels, value)."""
+        with self.engine.connect() as conn:
+            return read_counters(conn)
 
     def check(self) -> int:
         """Round-trip to the database; returns the schema version recorded there."""

@@ -7,6 +7,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     Index,
     Integer,
     LargeBinary,
@@ -16,7 +17,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-__all__ = ["baseline_keys", "meta", "metadata", "profile_runs"]
+__all__ = ["baseline_keys", "meta", "metadata", "metric_counters", "profile_runs"]
 
 metadata = MetaData()
 
@@ -56,4 +57,14 @@ profile_runs = Table(
     UniqueConstraint("baseline_id", "seq", name="uq_faucet_run_seq"),
     UniqueConstraint("baseline_id", "run_id", name="uq_faucet_run_id"),
     Index("ix_faucet_runs_baseline", "baseline_id", "in_baseline", "seq"),
+)
+
+# Prometheus counters that must survive the short-lived processes Dagster runs checks in
+# (schema version 2). ``labels`` is the canonical JSON of the label set.
+metric_counters = Table(
+    "faucet_metric_counters",
+    metadata,
+    Column("name", String(128), primary_key=True),
+    Column("labels", String(1024), primary_key=True),
+    Column("value", Float, nullable=False, default=0.0),
 )

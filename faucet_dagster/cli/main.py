@@ -31,6 +31,20 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_metrics(args: argparse.Namespace) -> int:
+    from faucet_core.store.metrics import exposition
+    from faucet_dagster.cli.common import location_of, open_store
+
+    with open_store(args, location_of(args)) as store:
+        if args.port is None:
+            sys.stdout.write(exposition(store).decode())
+            return 0
+        from faucet_dagster.cli.metrics_server import serve_metrics
+
+        serve_metrics(store, args.host, args.port)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from faucet_dagster.cli import profiling
     from faucet_dagster.cli.common import add_location_args
@@ -66,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_location_args(doctor)
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(func=profiling.cmd_doctor)
+
+    m = sub.add_parser("metrics", help="print (or serve) the Prometheus metrics of the store")
+    add_location_args(m)
+    m.add_argument("--port", type=int, help="serve /metrics on this port instead of printing")
+    m.add_argument("--host", default="127.0.0.1", help="address to serve on (with --port)")
+    m.set_defaults(func=_cmd_metrics)
 
     s = sub.add_parser("schema", help="print a config block's JSON Schema")
     s.add_argument("block", choices=["profiling"])

@@ -157,3 +157,40 @@ def test_bad_urls_say_what_to_do(tmp_path) -> None:  # type: ignore[no-untyped-d
 def test_bad_key_is_refused(store: ProfileStore) -> None:
     with pytest.raises(StoreError, match=r"baseline key '' is invalid"):
         store.record("", day(1), CFG)
+
+
+def test_metrics_accumulate_in_the_store(store_url: str) -> None:
+    from faucet_core.store.metrics import exposition
+
+    cfg = CFG.model_copy(update={"on_drift": OnDrift.FAIL})  # a drift stays out: drifts again
+    with ProfileStore(store_url) as store:
+        for i in range(3):
+            store.record("orders", day(i), cfg, partition="eu")
+        store.record("orders", day(3, null_share=0.4), cfg, partition="eu")
+        store.record("orders", day(3, null_share=0.4), cfg, partition="eu", run_id="x")
+        store.record("orders", day(3, null_share=0.4), cfg, partition="eu", run_id="x")
+    with ProfileStore(store_url) as store:  # another process would see the same totals
+        text = exposition(store).decode()
+        store.reset("orders")
+        after = exposition(store).decode()
+    assert 'faucet_profile_runs_total{asset="orders",outcome="warming",row="eu"} 3.0' in text
+    assert 'faucet_profile_runs_total{asset="orders",outcome="drifted",row="eu"} 2.0' in text
+    drift = 'faucet_profile_drift_total{asset="orders",column="amount",metric="null_rate",row="eu"}'
+    assert f"{drift} 2.0" in text
+    assert 'faucet_profile_columns{asset="orders",row="eu"} 2.0' in text
+    assert 'faucet_profile_baseline_runs{asset="orders",row="eu"} 3.0' in text
+    assert 'faucet_profile_baseline_runs{asset="orders",row="eu"} 0.0' in after
+    assert "# TYPE faucet_profile_drift_total counter" in text
+
+
+def test_a_version_1_store_is_migrated_in_place(store_url: str) -> None:
+    with ProfileStore(store_url) as store:
+        store.record("orders", day(1), CFG)
+        with store.engine.begin() as conn:  # turn it back into what version 1 created
+            conn.execute(text("DROP TABLE faucet_metric_counters"))
+            conn.execute(text("UPDATE faucet_meta SET value = '1' WHERE name = 'schema_version'"))
+    with ProfileStore(store_url) as store:
+        assert store.check() == SCHEMA_VERSION == 2
+        assert len(store.history("orders")) == 1
+        store.record("orders", day(2), CFG)
+        assert ("faucet_profile_columns", {"asset": "orders", "row": ""}, 2.0) in store.metrics()

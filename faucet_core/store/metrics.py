@@ -1,0 +1,67 @@
+"""Prometheus exposition of the store's counters and gauges.
+
+Dagster runs checks in short-lived processes, so in-process counters would
+vanish: faucet keeps them in the store and any process (``faucet metrics``,
+``faucet serve``) exposes the totals.
+
+=================================  ========================  =================================
+metric                             labels                    meaning
+=================================  ========================  =================================
+faucet_profile_drift_total         asset, row, column,       one per finding
+                                   metric
+faucet_profile_runs_total          asset, row, outcome       stable | drifted | warming
+faucet_profile_columns             asset, row                columns profiled in the latest run
+faucet_profile_baseline_runs       asset, row                runs in the baseline now
+=================================  ========================  =================================
+
+``row`` is the partition of a per-partition baseline, empty otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from faucet_core.store.profiles import ProfileStore
+
+__all__ = ["METRICS", "StoreCollector", "exposition"]
+
+METRICS: dict[str, tuple[str, str]] = {
+    "faucet_profile_drift_total": ("counter", "Drift findings, one per column and metric."),
+    "faucet_profile_runs_total": ("counter", "Profiled runs by outcome."),
+    "faucet_profile_columns": ("gauge", "Columns profiled in the latest run."),
+    "faucet_profile_baseline_runs": ("gauge", "Runs currently in the baseline."),
+}
+
+
+class StoreCollector:
+    """A prometheus_client collector that reads the store at every scrape."""
+
+    def __init__(self, store: ProfileStore) -> None:
+        self.store = store
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+        rows = self.store.metrics()
+        for name, (kind, doc) in METRICS.items():
+            mine = [(labels, value) for n, labels, value in rows if n == name]
+            label_names = sorted({k for labels, _ in mine for k in labels})
+            if kind == "counter":
+                family: Any = CounterMetricFamily(
+                    name.removesuffix("_total"), doc, labels=label_names
+                )
+            else:
+                family = GaugeMetricFamily(name, doc, labels=label_names)
+            for labels, value in mine:
+                family.add_metric([labels.get(k, "") for k in label_names], value)
+            yield family
+
+
+def exposition(store: ProfileStore) -> bytes:
+    """The Prometheus text format of every faucet metric in ``store``."""
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    registry = CollectorRegistry()
+    registry.register(StoreCollector(store))
+    return bytes(generate_latest(registry))
