@@ -16,7 +16,8 @@ $(BIN)/faucet: pyproject.toml
 install: $(BIN)/faucet
 
 demo: install
-	$(BIN)/python -m example_project.demo
+	$(BIN)/python -m pip install --quiet --no-deps -e example_project
+	$(BIN)/python example_project/run_demo.py
 
 lint: install
 	$(BIN)/ruff check .

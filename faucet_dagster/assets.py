@@ -66,6 +66,11 @@ def _targets_of(item: Any, io_manager_key: str) -> list[AssetTarget]:
             )
             for key in item.keys
         ]
+    if isinstance(item, dg.SourceAsset):
+        raise _invalid(
+            f"{item.key.to_user_string()} is a source asset, never materialized: profile checks "
+            "run after a materialization; pass materializable assets"
+        )
     if isinstance(item, dg.AssetSpec):
         return [AssetTarget(item.key, io_manager_key, item.partitions_def, known=True)]
     if isinstance(item, dg.AssetKey):
@@ -82,16 +87,18 @@ def _targets_of(item: Any, io_manager_key: str) -> list[AssetTarget]:
     )
 
 
-def config_key(item: Any) -> dg.AssetKey:
-    """The asset key a per-asset override names."""
+def config_keys(item: Any) -> list[dg.AssetKey]:
+    """The asset key(s) a per-asset override names (every key of a multi-asset)."""
     if isinstance(item, dg.AssetKey):
-        return item
+        return [item]
     if isinstance(item, str):
-        return dg.AssetKey.from_user_string(item)
-    if isinstance(item, (dg.AssetsDefinition, dg.AssetSpec)):
-        return item.key
+        return [dg.AssetKey.from_user_string(item)]
+    if isinstance(item, dg.AssetsDefinition):
+        return list(item.keys)
+    if isinstance(item, dg.AssetSpec):
+        return [item.key]
     raise _invalid(f"per-asset config key {item!r} is not an asset key or definition")
 
 
 def overrides_by_key(overrides: Mapping[Any, Any] | None) -> dict[dg.AssetKey, Any]:
-    return {config_key(k): v for k, v in (overrides or {}).items()}
+    return {key: v for k, v in (overrides or {}).items() for key in config_keys(k)}

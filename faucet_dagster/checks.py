@@ -29,11 +29,11 @@ def _config(value: Any, where: str) -> ProfilingConfig:
         raise dg.DagsterInvalidDefinitionError(str(exc)) from None
 
 
-def _identifier(value: str, what: str) -> str:
+def _identifier(value: str, what: str, example: str) -> str:
     if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
         raise dg.DagsterInvalidDefinitionError(
             f"{what}={value!r} is not a valid name: use letters, digits and underscores, "
-            "not starting with a digit (e.g. 'faucet_profile')"
+            f"not starting with a digit (e.g. {example!r})"
         )
     return value
 
@@ -81,8 +81,8 @@ def build_profile_checks(
         raise dg.DagsterInvalidDefinitionError(
             f"loader={loader!r} is not callable: pass a function (ProfileLoadContext) -> data"
         )
-    _identifier(name, "name")
-    _identifier(resource_key, "resource_key")
+    _identifier(name, "name", DEFAULT_CHECK_NAME)
+    _identifier(resource_key, "resource_key", "faucet")
     targets = resolve_targets(assets, io_manager_key=io_manager_key)
     overrides = overrides_by_key(asset_configs)
     unknown = set(overrides) - {t.key for t in targets}

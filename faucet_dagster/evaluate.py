@@ -14,7 +14,7 @@ import dagster as dg
 from faucet_core import ProfilingConfig, profile
 from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
-from faucet_core.store import ProfileStore, ProfilingOutcome, RunStatus
+from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_dagster.assets import AssetTarget, baseline_key_of
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import check_description, column_numbers, markdown_summary
@@ -110,7 +110,7 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
     if opts.loader is not None:
         load_context = ProfileLoadContext(context, target.key, mat.partition, mat.event)
         try:
-            return opts.loader(load_context)
+            data = opts.loader(load_context)
         except Exception as exc:
             raise dg.Failure(
                 description=(
@@ -118,9 +118,18 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
                     f"{type(exc).__name__}: {exc}. Fix the loader passed to build_profile_checks"
                 )
             ) from exc
+        if data is None:
+            raise dg.Failure(
+                description=(
+                    f"the faucet loader for {target.key.to_user_string()} returned None: return "
+                    "what to profile (a DataFrame, an Arrow table or RecordBatchReader, or an "
+                    "iterable of records)"
+                )
+            )
+        return data
     node = context.op_execution_context.job_def.asset_layer.asset_graph.get(target.key)
     try:
-        return load_with_io_manager(
+        data = load_with_io_manager(
             context,
             asset_key=target.key,
             io_manager_key=target.io_manager_key,
@@ -138,6 +147,15 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
                 "large to load whole, pass loader= to build_profile_checks to stream it instead"
             )
         ) from exc
+    if data is None:
+        raise dg.Failure(
+            description=(
+                f"{target.key.to_user_string()} has no stored value to profile: IO manager "
+                f"{target.io_manager_key!r} loaded None (the asset returns None or writes its "
+                "data itself). Pass loader= to build_profile_checks to read what the asset wrote"
+            )
+        )
+    return data
 
 
 def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> ProfileStore:
@@ -152,8 +170,14 @@ def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> Profile
         )
     try:
         store: ProfileStore = get_store()
-    except FaucetError as exc:
-        raise dg.Failure(description=f"the faucet store is unavailable: {exc}") from exc
+    except (FaucetError, OSError) as exc:  # OSError: the SQLite file's folder cannot be made
+        reason = str(exc) if isinstance(exc, FaucetError) else f"{type(exc).__name__}: {exc}"
+        raise dg.Failure(
+            description=(
+                f"the faucet store is unavailable: {reason}. Fix the store_url of resource "
+                f"{resource_key!r} (or {ENV_VAR}), then re-run this check"
+            )
+        ) from exc
     return store
 
 
@@ -176,7 +200,7 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
                 prof,
                 cfg,
                 partition=mat.partition if per_partition else None,
-                run_id=f"{mat.run_id}:{mat.partition or ''}",
+                run_id=mat.run_id if mat.partition is None else f"{mat.run_id}:{mat.partition}",
                 recorded_at=dt.datetime.fromtimestamp(mat.timestamp, dt.timezone.utc),
             )
         except FaucetError as exc:

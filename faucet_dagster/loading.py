@@ -53,20 +53,24 @@ def load_with_io_manager(
     """Load the stored value of one asset (partition) as a downstream asset would."""
     io_manager = getattr(context.resources, io_manager_key)
     pdef = partitions_def if partition_key is not None else None
-    upstream = dg.build_output_context(
-        asset_key=asset_key,
-        partition_key=partition_key,
-        asset_partitions_def=pdef,
-        definition_metadata=dict(definition_metadata),
-        instance=context.instance,
-        name="result",
-    )
-    input_context = dg.build_input_context(
-        asset_key=asset_key,
-        partition_key=partition_key,
-        asset_partitions_def=pdef,
-        upstream_output=upstream,
-        instance=context.instance,
-        name=asset_key.path[-1],
-    )
-    return io_manager.load_input(input_context)
+    # Used as context managers: each context opens (and must close) its own resources scope,
+    # else an ephemeral instance's storage is left to the garbage collector.
+    with (
+        dg.build_output_context(
+            asset_key=asset_key,
+            partition_key=partition_key,
+            asset_partitions_def=pdef,
+            definition_metadata=dict(definition_metadata),
+            instance=context.instance,
+            name="result",
+        ) as upstream,
+        dg.build_input_context(
+            asset_key=asset_key,
+            partition_key=partition_key,
+            asset_partitions_def=pdef,
+            upstream_output=upstream,
+            instance=context.instance,
+            name=asset_key.path[-1],
+        ) as input_context,
+    ):
+        return io_manager.load_input(input_context)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,8 @@ def load_code_location(module: str | None = None, file: str | None = None) -> Co
 
     if bool(module) == bool(file):
         raise ConfigError("give exactly one code location: -m MODULE or -f FILE")
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)  # Dagster's own component loading
+    warnings.filterwarnings("ignore", category=dg.PreviewWarning)
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.insert(0, cwd)

@@ -135,7 +135,8 @@ def markdown_summary(
 
 
 def _cell_long(finding: DriftFinding) -> str:
-    return finding.message.replace("|", "\\|")
+    # The line already starts with the finding's key: do not repeat it from the message.
+    return finding.message.removeprefix(f"{finding.key}: ").replace("|", "\\|")
 
 
 def findings_json(findings: Sequence[DriftFinding]) -> list[dict[str, Any]]:

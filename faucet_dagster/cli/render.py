@@ -16,6 +16,8 @@ def _num(value: float) -> str:
 
 
 def _value(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.10g}"
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -1,0 +1,1 @@
+"""An orders pipeline profiled by faucet-dagster (dg project layout)."""
