@@ -94,7 +94,7 @@ def cmd_reset(args: argparse.Namespace) -> int:
         raise ConfigError("say what to reset: --select ASSET (repeatable) or --all")
     location, _ = _configs(args)
     with open_store(args, location) as store:
-        keys = sorted({k.key for k in store.keys()}) if args.all else args.select  # noqa: SIM118 (a store, not a dict)
+        keys = sorted({k.key for k in store.keys()}) if args.all else args.select
         total = 0
         for key in keys:
             count = store.reset(key, column=args.column, partition=args.partition)
