@@ -144,6 +144,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print("no profile checks or baselines found")
     for c in report["checks"]:
         last = c["last_status"] or "never ran"
-        drift = f", last run drifted ({c['findings']} finding(s))" if c["last_drifted"] else ""
+        drift = f" ({c['findings']} finding(s))" if c["last_drifted"] else ""
         print(f"  {c['key']}: {c['state']}; last run {last}{drift}")
     return 0

@@ -1,0 +1,73 @@
+"""What the profile check costs next to the materialization it checks.
+
+A Dagster asset returns a 1,000,000-row x 10-column pandas DataFrame (the mixed
+table of ``_common.py``); the default filesystem IO manager pickles it. The
+same asset is materialized in process three times with its faucet profile check
+and the step durations are read from Dagster's own step stats:
+
+* ``asset step``: building the frame and storing it through the IO manager;
+* ``check step``: loading it back through the IO manager, profiling, recording
+  in the SQLite store and building the check's metadata.
+
+Run: ``.venv/bin/python benchmarks/check_overhead.py [ROWS]``
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine_info, markdown_table, mixed_table  # noqa: E402
+
+from faucet_core import profile  # noqa: E402
+from faucet_dagster import FaucetResource, build_profile_checks  # noqa: E402
+
+ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+FRAME = mixed_table(ROWS).to_pandas()
+
+
+@dg.asset
+def big_orders() -> pd.DataFrame:
+    return FRAME.copy()
+
+
+def main() -> None:
+    checks = build_profile_checks([big_orders])
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, dg.instance_for_test() as instance:
+        resources = {"faucet": FaucetResource(store_url=f"sqlite:///{tmp}/faucet.db")}
+        for _ in range(3):
+            result = dg.materialize(
+                [big_orders, *checks], instance=instance, resources=resources
+            )
+            stats = {s.step_key: s for s in instance.get_run_step_stats(result.run_id)}
+            asset = stats["big_orders"]
+            check = next(s for k, s in stats.items() if k != "big_orders")
+            rows.append((asset.end_time - asset.start_time, check.end_time - check.start_time))
+    started = time.perf_counter()
+    profile(FRAME)
+    bare = time.perf_counter() - started
+    asset_s = statistics.median(r[0] for r in rows)
+    check_s = statistics.median(r[1] for r in rows)
+    print(f"## Profile check overhead ({ROWS:,} rows x 10 columns, pandas)\n")
+    print(markdown_table(
+        ["", "seconds (median of 3)", "vs asset step"],
+        [
+            ["asset step (build + pickle through the IO manager)", f"{asset_s:.2f}", "1.00x"],
+            ["check step (load + profile + record + metadata)", f"{check_s:.2f}",
+             f"{check_s / asset_s:.2f}x"],
+            ["of which profile() alone on the frame", f"{bare:.2f}", f"{bare / asset_s:.2f}x"],
+        ],
+    ))
+    print("\n" + machine_info())
+
+
+if __name__ == "__main__":
+    main()
