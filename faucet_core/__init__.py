@@ -10,6 +10,7 @@ from faucet_core.config import (
     load_profiling_config,
     profiling_json_schema,
 )
+from faucet_core.drift import DriftFinding, DriftMetric, detect_drift
 from faucet_core.errors import (
     ConfigError,
     FaucetError,
@@ -28,20 +29,27 @@ from faucet_core.profile import (
     TopValue,
     profile,
 )
+from faucet_core.store import ProfileRun, ProfileStore, ProfilingOutcome, RunStatus
 
 __all__ = [
     "ColumnProfile",
     "ConfigError",
+    "DriftFinding",
     "DriftMethod",
+    "DriftMetric",
     "FaucetError",
     "JsonType",
     "NumericStats",
     "OnDrift",
     "PolicyConfig",
     "PolicyRule",
+    "ProfileRun",
+    "ProfileStore",
     "Profiler",
     "ProfilingConfig",
     "ProfilingInputError",
+    "ProfilingOutcome",
+    "RunStatus",
     "SketchError",
     "StoreCorruptError",
     "StoreError",
@@ -49,6 +57,7 @@ __all__ = [
     "TableProfile",
     "TopValue",
     "ValueDetector",
+    "detect_drift",
     "load_profiling_config",
     "profile",
     "profiling_json_schema",

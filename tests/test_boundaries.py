@@ -39,7 +39,16 @@ def test_importing_faucet_core_loads_no_dagster() -> None:
     assert out.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("package", ["faucet_core", "faucet_core.profile", "faucet_dagster"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "faucet_core",
+        "faucet_core.profile",
+        "faucet_core.drift",
+        "faucet_core.store",
+        "faucet_dagster",
+    ],
+)
 def test_all_names_strings_that_resolve(package: str) -> None:
     module = importlib.import_module(package)
     names = module.__all__

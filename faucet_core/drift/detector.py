@@ -1,0 +1,72 @@
+"""``detect_drift``: every column of a run against its rolling baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from faucet_core.config import ProfilingConfig
+from faucet_core.drift.model import DriftFinding, DriftMetric
+from faucet_core.drift.psi import psi_finding
+from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
+from faucet_core.drift.typemix import type_mix
+from faucet_core.drift.valuelist import is_calendar, is_churning, value_lists
+from faucet_core.drift.values import new_values, vanished_values
+from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.table import TableProfile
+
+__all__ = ["detect_drift"]
+
+_METRIC_ORDER = {metric: index for index, metric in enumerate(DriftMetric)}
+
+
+def detect_drift(
+    current: TableProfile, baseline: Sequence[TableProfile], config: ProfilingConfig
+) -> list[DriftFinding]:
+    """The drift findings of ``current`` against ``baseline`` (the rolling window of
+    earlier runs, oldest first), ordered by column, then metric.
+
+    Returns ``[]`` while the baseline holds fewer than ``config.min_history`` runs (the
+    caller reports the run as warming up) and for a run that wrote no records. Only
+    the newest ``config.window`` baseline runs are used. A column that the baseline
+    holds in fewer than ``min_history`` runs is learned, not judged.
+    """
+    window = [p for p in list(baseline)[-config.window :] if p.row_count > 0]
+    if len(baseline) < config.min_history or current.row_count == 0:
+        return []
+    findings: list[DriftFinding] = []
+    tests: list[SeriesTest] = []
+    for name, column in current.columns.items():
+        past = [(p.columns[name], p.params.top_values) for p in window if name in p.columns]
+        if len(past) < config.min_history:
+            continue
+        columns = [c for c, _ in past]
+        tests.extend(series_tests(name, column, columns, config.min_history))
+        findings.extend(type_mix(name, column, columns, config.new_value_min_share))
+        findings.extend(_value_findings(name, (column, current.params.top_values), past, config))
+    findings.extend(judge_series(tests, config))
+    order = {name: index for index, name in enumerate(current.columns)}
+    findings.sort(key=lambda f: (order[f.column], _METRIC_ORDER[f.metric]))
+    return findings
+
+
+def _value_findings(
+    name: str,
+    current: tuple[ColumnProfile, int],
+    past: Sequence[tuple[ColumnProfile, int]],
+    config: ProfilingConfig,
+) -> list[DriftFinding]:
+    lists = value_lists(current, past)
+    if lists is None:
+        return []
+    now, before = lists
+    min_share = config.new_value_min_share
+    findings = new_values(name, now, before, min_share)
+    findings.extend(vanished_values(name, now, before, min_share))
+    if not findings:
+        psi = psi_finding(name, now, before, config.psi_threshold, min_share)
+        if psi is not None:
+            findings.append(psi)
+    # Only stable categories are judged (checked last: most runs have nothing to drop).
+    if findings and (is_calendar([now, before[-1]]) or is_churning(before, min_share)):
+        return []
+    return findings

@@ -1,0 +1,168 @@
+"""The series metrics: which profile statistics are judged, on what scale, above what floor.
+
+| metric        | statistic          | scale           | floor (never reported at or below) |
+|---------------|--------------------|-----------------|------------------------------------|
+| null_rate     | null_rate          | linear          | 1 percentage point                 |
+| distinct      | distinct           | ratios          | 5 % of the count, and 1 value      |
+| mean          | numeric.mean       | linear          | 1 % of the baseline                |
+| min, max      | numeric.min / .max | linear / ratios | 1 % of the baseline, 0.1 stddev    |
+| string_length | len_mean, len_max  | linear / ratios | 1 % of the baseline                |
+
+* distinct counts are compared as ratios, against the run's volume (see
+  :mod:`faucet_core.drift.volume`): a weekend with 25 % fewer orders is not a 25 %
+  drop in distinct order ids. A count that moves by one value is left to the value
+  metrics, and a count that varies at all is taken to spread by at least half a value
+  (a 15-value column whose count once read 16 has not shown a spread of 0.2).
+* min, max and len_max are the extremes of a run: max and len_max are compared as
+  ratios (when positive), since the largest of many heavy-tailed values moves by
+  factors; min on its own scale, as it sits near a lower bound (often zero). Extremes
+  are judged at the Gumbel limit (see :mod:`faucet_core.drift.limits`) and a move of
+  less than a tenth of the column's standard deviation is never reported (a min of
+  5.0 that becomes 5.1 in a column spread over hundreds).
+* mean and len_mean are also judged without the run's single most extreme record: a
+  mean that one record moved is not a distribution change (max or min reports that
+  record when it matters).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from faucet_core.drift.band import LINEAR, LOG, Transform
+from faucet_core.drift.model import DriftMetric
+from faucet_core.profile.model import ColumnProfile
+
+__all__ = ["SERIES", "SeriesSpec", "column_spread", "transform_for"]
+
+NULL_RATE_FLOOR = 0.01
+DISTINCT_FLOOR = 0.05
+RELATIVE_FLOOR = 0.01
+EXTREME_SPREAD_FLOOR = 0.1
+
+Floor = Callable[[float, float], float]
+"""(baseline center, the column's typical standard deviation) -> floor."""
+
+
+@dataclass(frozen=True)
+class SeriesSpec:
+    """One statistic judged against its baseline series."""
+
+    metric: DriftMetric
+    statistic: str
+    read: Callable[[ColumnProfile], float | None]
+    floor: Floor
+    ratio: bool
+    """Judged as a ratio (log scale) when every value is positive."""
+    extreme: bool = False
+    """The run's most extreme value: judged at the Gumbel limit."""
+    without_extreme: Callable[[ColumnProfile, bool], float | None] | None = None
+    """The statistic without the run's single most extreme record (high or low side)."""
+    step: float = 0.0
+    """Resolution: a count moves in whole values, so its spread is at least half a value."""
+
+
+def _null_rate(c: ColumnProfile) -> float | None:
+    return c.null_rate if c.row_count else None
+
+
+def _distinct(c: ColumnProfile) -> float | None:
+    return float(c.distinct) if c.distinct > 0 and c.row_count > c.null_count else None
+
+
+def _numeric(field: str) -> Callable[[ColumnProfile], float | None]:
+    def read(c: ColumnProfile) -> float | None:
+        return None if c.numeric is None else float(getattr(c.numeric, field))
+
+    return read
+
+
+def _string(field: str) -> Callable[[ColumnProfile], float | None]:
+    def read(c: ColumnProfile) -> float | None:
+        return None if c.string is None else float(getattr(c.string, field))
+
+    return read
+
+
+def _mean_without_extreme(c: ColumnProfile, high: bool) -> float | None:
+    n = c.numeric
+    if n is None or n.count < 2:
+        return None
+    return (n.mean * n.count - (n.max if high else n.min)) / (n.count - 1)
+
+
+def _len_mean_without_extreme(c: ColumnProfile, high: bool) -> float | None:
+    s = c.string
+    if s is None or s.count < 2:
+        return None
+    return (s.len_mean * s.count - (s.len_max if high else s.len_min)) / (s.count - 1)
+
+
+def _null_floor(center: float, spread: float) -> float:
+    return NULL_RATE_FLOOR
+
+
+def _distinct_floor(center: float, spread: float) -> float:
+    return max(DISTINCT_FLOOR * abs(center), 1.0)
+
+
+def _relative(center: float, spread: float) -> float:
+    return RELATIVE_FLOOR * abs(center)
+
+
+def _extreme_floor(center: float, spread: float) -> float:
+    return max(RELATIVE_FLOOR * abs(center), EXTREME_SPREAD_FLOOR * spread)
+
+
+DISTINCT = SeriesSpec(
+    DriftMetric.DISTINCT, "distinct", _distinct, _distinct_floor, ratio=True, step=1.0
+)
+
+SERIES: tuple[SeriesSpec, ...] = (
+    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=False),
+    DISTINCT,
+    SeriesSpec(
+        DriftMetric.MEAN,
+        "mean",
+        _numeric("mean"),
+        _relative,
+        ratio=False,
+        without_extreme=_mean_without_extreme,
+    ),
+    SeriesSpec(DriftMetric.MIN, "min", _numeric("min"), _extreme_floor, ratio=False, extreme=True),
+    SeriesSpec(DriftMetric.MAX, "max", _numeric("max"), _extreme_floor, ratio=True, extreme=True),
+    SeriesSpec(
+        DriftMetric.STRING_LENGTH,
+        "len_mean",
+        _string("len_mean"),
+        _relative,
+        ratio=False,
+        without_extreme=_len_mean_without_extreme,
+    ),
+    SeriesSpec(
+        DriftMetric.STRING_LENGTH,
+        "len_max",
+        _string("len_max"),
+        _relative,
+        ratio=True,
+        extreme=True,
+        step=1.0,
+    ),
+)
+"""Every series test, in report order."""
+
+
+def column_spread(past: Sequence[ColumnProfile]) -> float:
+    """The column's typical standard deviation over the baseline (0 if not numeric)."""
+    spreads = [c.numeric.stddev for c in past if c.numeric is not None]
+    return statistics.median(spreads) if spreads else 0.0
+
+
+def transform_for(spec: SeriesSpec, current: float, series: Sequence[float]) -> Transform:
+    """The scale ``spec`` is judged on for these values."""
+    if not spec.ratio:
+        return LINEAR
+    if current > 0 and all(v > 0 for v in series):
+        return LOG
+    return LINEAR

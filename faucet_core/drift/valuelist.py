@@ -1,0 +1,157 @@
+"""A column's listed top values, keyed for comparison across runs, and what they say
+about the column: is it a calendar column, do its frequent values churn?"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from faucet_core.profile.model import ColumnProfile, TopValue
+
+__all__ = [
+    "CHURN_MIN_EVENTS",
+    "CHURN_RATE",
+    "EDGE_MARGIN",
+    "ValueKey",
+    "ValueList",
+    "churn_events",
+    "is_calendar",
+    "is_churning",
+    "new_share_needed",
+    "value_key",
+    "value_list",
+    "value_lists",
+]
+
+EDGE_MARGIN = 2.0
+"""A value absent from a full top-k list may have sat just below its cut-off: a value
+counts as new only at this multiple of a baseline list's cut-off, and as vanished only
+when it held this multiple of every list's cut-off."""
+CHURN_RATE = 0.2
+CHURN_MIN_EVENTS = 2
+"""A column whose frequent values turn over (a new frequent value in at least this share
+of the baseline's runs, and at least this many times) is not a stable category."""
+
+_CALENDAR = re.compile(
+    r"^\d{4}-\d{2}(-\d{2})?([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$"
+)
+
+
+@dataclass(frozen=True)
+class ValueList:
+    """One run's listed values of one column."""
+
+    top: tuple[TopValue, ...]
+    keys: list[ValueKey]
+    """The value key (see :func:`value_key`) of each listed value, in list order."""
+    shares: dict[ValueKey, float]
+    """Value key -> the value's share of the run's records."""
+    rows: int
+    non_null: int
+    truncated: bool
+    """The list holds top_values entries, so unlisted values may exist."""
+    cutoff: float
+    """The share below which an unlisted value may sit (0 for a complete list)."""
+
+    def value(self, key: ValueKey) -> Any:
+        """The JSON value listed under ``key``."""
+        return self.top[self.keys.index(key)].value
+
+    def non_null_share(self, key: ValueKey) -> float:
+        """The value's share of the run's non-null records (0 if not listed)."""
+        return self.shares.get(key, 0.0) * self.rows / self.non_null if self.non_null else 0.0
+
+
+ValueKey = Hashable
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Non-string scalars: keyed with their type, so 1, 1.0 and true stay apart (strings are
+their own key; no tuple equals a string)."""
+
+
+def value_key(value: Any) -> ValueKey:
+    """A key equal for equal JSON values: 1, 1.0 and true stay apart."""
+    if type(value) is str:
+        return value
+    if type(value) in _SCALARS:
+        return (type(value), value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def value_list(column: ColumnProfile, top_values: int) -> ValueList | None:
+    """The listed values of ``column``, or None if it lists none (high-cardinality,
+    classified, or top_values disabled)."""
+    if column.top_values is None or column.classified or column.high_cardinality:
+        return None
+    top = column.top_values
+    keys = [t.value if type(t.value) is str else value_key(t.value) for t in top]
+    shares = [t.share for t in top]
+    truncated = 0 < top_values <= len(top)
+    return ValueList(
+        top=top,
+        keys=keys,
+        shares=dict(zip(keys, shares, strict=True)),
+        rows=column.row_count,
+        non_null=column.row_count - column.null_count,
+        truncated=truncated,
+        cutoff=min(shares) if truncated and shares else 0.0,
+    )
+
+
+def value_lists(
+    current: tuple[ColumnProfile, int], past: Sequence[tuple[ColumnProfile, int]]
+) -> tuple[ValueList, list[ValueList]] | None:
+    """The value lists of the current run and of every baseline run, each given as
+    (column, the run's top_values setting); None when any of them lists no values or a
+    run classified the column."""
+    if current[0].classified or any(c.classified for c, _ in past):
+        return None
+    now = value_list(*current)
+    if now is None:
+        return None
+    lists = [value_list(c, k) for c, k in past]
+    if any(lst is None for lst in lists):
+        return None
+    return now, [lst for lst in lists if lst is not None]
+
+
+def is_calendar(lists: Sequence[ValueList]) -> bool:
+    """True when most of the values listed (by share) in these runs are ISO dates or
+    timestamps: a calendar column moves forward by design."""
+    dated = total = 0.0
+    for lst in lists:
+        for top in lst.top:
+            total += top.share
+            value = top.value
+            if isinstance(value, str) and value[:1].isdigit() and _CALENDAR.match(value):
+                dated += top.share
+    return total > 0 and dated >= 0.5 * total
+
+
+def new_share_needed(min_share: float, earlier: Sequence[ValueList]) -> float:
+    """The share a never-listed value must reach to count as new against ``earlier``."""
+    edge = max((lst.cutoff for lst in earlier), default=0.0)
+    return max(min_share, EDGE_MARGIN * edge)
+
+
+def churn_events(lists: Sequence[ValueList], min_share: float) -> int:
+    """How many baseline runs brought a frequent value no earlier baseline run listed."""
+    events = 0
+    seen: set[ValueKey] = set()
+    edge = 0.0
+    for index, lst in enumerate(lists):
+        if index:
+            needed = max(min_share, EDGE_MARGIN * edge)
+            if any(k not in seen and s >= needed for k, s in lst.shares.items()):
+                events += 1
+        seen.update(lst.shares)
+        edge = max(edge, lst.cutoff)
+    return events
+
+
+def is_churning(lists: Sequence[ValueList], min_share: float) -> bool:
+    """The baseline's frequent values turn over: not a stable category."""
+    events = churn_events(lists, min_share)
+    return events >= CHURN_MIN_EVENTS and events >= CHURN_RATE * (len(lists) - 1)

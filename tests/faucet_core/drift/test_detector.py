@@ -1,0 +1,145 @@
+"""detect_drift as a whole: warming up, the window, new columns, real profiles."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift import DriftFinding, DriftMetric, DriftTest, detect_drift
+from tests.faucet_core.drift.builders import category, column, numeric, table
+
+
+def detect(
+    current: TableProfile, baseline: Sequence[TableProfile], **config: object
+) -> list[DriftFinding]:
+    return detect_drift(current, baseline, ProfilingConfig.model_validate(config))
+
+
+def _nulls(rate: float, *names: str) -> TableProfile:
+    return table(*(column(n, rows=10_000, nulls=round(rate * 10_000)) for n in names or ("c",)))
+
+
+BASE = [_nulls(r) for r in (0.010, 0.012, 0.008, 0.011, 0.009, 0.010, 0.012, 0.011)]
+
+
+@pytest.mark.parametrize(
+    ("runs", "min_history", "warming"),
+    [(4, 5, True), (5, 5, False), (2, 3, True), (3, 3, False)],
+    ids=["4-of-5", "5-of-5", "2-of-3", "3-of-3"],
+)
+def test_warming_up_returns_nothing(runs: int, min_history: int, warming: bool) -> None:
+    findings = detect(_nulls(0.5), BASE[:runs], min_history=min_history)
+    assert (findings == []) is warming
+
+
+def test_only_the_newest_window_runs_count() -> None:
+    old = [_nulls(0.5)] * 10  # an old regime, outside a window of 8
+    (finding,) = detect(_nulls(0.5), old + BASE, window=8)
+    assert finding.baseline_runs == 8
+    assert finding.baseline_center == pytest.approx(0.010375)
+
+
+def test_a_new_column_is_learned_not_flagged() -> None:
+    current = table(column("c", rows=10_000, nulls=100), column("fresh", rows=10_000, nulls=9_000))
+    assert detect(current, BASE) == []
+    # present in 4 of 8 runs: still learning with min_history 5
+    half = BASE[:4] + [table(*BASE[i].columns.values(), current["fresh"]) for i in range(4, 8)]
+    assert detect(current, half) == []
+
+
+def test_a_removed_column_is_schema_drifts_business() -> None:
+    baseline = [_nulls(0.01, "c", "gone")] * 6
+    assert detect(_nulls(0.01, "c"), baseline) == []
+
+
+def test_an_empty_run_is_not_judged() -> None:
+    empty = table(column("c", rows=0, distinct=0))
+    assert detect(empty, BASE) == []
+    # and empty runs in the baseline are passed over
+    (finding,) = detect(_nulls(0.5), [*BASE[:5], empty])
+    assert finding.baseline_runs == 5
+
+
+def test_findings_follow_column_then_metric_order() -> None:
+    def run(amount_nulls: int, region: dict[str, float]) -> TableProfile:
+        regions = category(region)["region"]
+        amounts = column("amount", rows=10_000, nulls=amount_nulls, distinct=500, num=numeric())
+        return table(regions, amounts)
+
+    shares = {"eu": 0.5, "us": 0.5}
+    baseline = [run(n, shares) for n in (100, 120, 80, 110, 90, 100)]
+    findings = detect(run(4_000, {"eu": 0.5, "latam": 0.5}), baseline)
+    assert [(f.column, f.metric) for f in findings] == [
+        ("region", DriftMetric.NEW_VALUE),
+        ("region", DriftMetric.VANISHED_VALUE),
+        ("amount", DriftMetric.NULL_RATE),
+    ]
+
+
+def test_sensitivity_is_the_users_knob() -> None:
+    def make(mean: float) -> TableProfile:
+        return table(column(distinct=900, num=numeric(mean, stddev=1.0)))
+
+    baseline = [make(v) for v in [50.0, 50.4, 49.6, 50.2, 49.8] * 4]
+    current = make(50.0 + 8 * 0.3)
+    assert [f.metric for f in detect(current, baseline)] == [DriftMetric.MEAN]
+    assert detect(current, baseline, sensitivity=5.0) == []
+
+
+def test_iqr_on_a_short_baseline_judges_like_zscore() -> None:
+    # Quartiles of 5 runs are too uncertain: the z with the tail of Tukey's 1.5 is used.
+    (finding,) = detect(_nulls(0.5), BASE[:5], method="iqr")
+    assert finding.test is DriftTest.ZSCORE
+    assert finding.sensitivity == pytest.approx(2.698, abs=1e-3)
+    assert "|z|" in finding.message
+    assert "exceeds 2.69796" in finding.message
+    (finding,) = detect(_nulls(0.5), BASE[:6], method="iqr")
+    assert finding.test is DriftTest.IQR
+    assert finding.sensitivity == 1.5
+
+
+# -- real profiles ------------------------------------------------------------------------
+def _day(seed: int, *, null_rate: float = 0.01, extra_region: str | None = None) -> TableProfile:
+    rng = random.Random(seed)
+    records: list[dict[str, Any]] = []
+    for i in range(3_000):
+        region = rng.choices(["eu", "us", "apac"], weights=[5, 3, 2])[0]
+        if extra_region is not None and rng.random() < 0.125:
+            region = extra_region
+        records.append(
+            {
+                "id": seed * 10_000 + i,
+                "amount": None if rng.random() < null_rate else round(rng.lognormvariate(3, 1), 2),
+                "region": region,
+                "note": "x" * rng.randint(5, 40),
+            }
+        )
+    return profile(records)
+
+
+@pytest.fixture(scope="module")
+def history() -> list[TableProfile]:
+    return [_day(seed) for seed in range(8)]
+
+
+def test_real_stable_days_are_quiet(history: list[TableProfile]) -> None:
+    for day in range(5, 8):
+        assert detect(history[day], history[:day]) == []
+
+
+def test_real_faults_are_named(history: list[TableProfile]) -> None:
+    current = _day(8, null_rate=0.4, extra_region="latam")
+    findings = detect(current, history)
+    # "latam" is longer than the usual values: region's string lengths move with it.
+    assert [(f.column, f.metric) for f in findings] == [
+        ("amount", DriftMetric.NULL_RATE),
+        ("region", DriftMetric.STRING_LENGTH),
+        ("region", DriftMetric.STRING_LENGTH),
+        ("region", DriftMetric.NEW_VALUE),
+    ]
+    assert [f.statistic for f in findings[1:3]] == ["len_mean", "len_max"]
+    assert findings[3].message.startswith('region.new_value: value "latam" is 1')

@@ -1,0 +1,262 @@
+"""The series metrics: each fires on its fault and stays quiet on stable data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from faucet_core import ProfilingConfig, TableProfile
+from faucet_core.config import DriftMethod
+from faucet_core.drift import DriftFinding, DriftMetric, DriftScale, DriftTest, detect_drift
+from tests.faucet_core.drift.builders import column, numeric, string, table
+
+NOISE = (1.0, 1.02, 0.98, 1.01, 0.99, 1.0)
+"""Six baseline runs of a statistic that wanders by +-2 %."""
+
+
+def detect(
+    current: TableProfile, baseline: Sequence[TableProfile], **config: object
+) -> list[DriftFinding]:
+    return detect_drift(current, baseline, ProfilingConfig.model_validate(config))
+
+
+@dataclass(frozen=True)
+class Case:
+    make: Callable[[float], TableProfile]
+    base: float
+    stable: float
+    fault: float
+    metric: DriftMetric
+    statistic: str
+
+
+def _null_rate(v: float) -> TableProfile:
+    return table(column(rows=10_000, nulls=round(v * 10_000)))
+
+
+def _distinct(v: float) -> TableProfile:
+    return table(column(distinct=round(v)))
+
+
+def _numeric_stat(field: str) -> Callable[[float], TableProfile]:
+    def make(v: float) -> TableProfile:
+        stats = {"mean": 50.0, "lo": 1.0, "hi": 1000.0}
+        stats[field] = v
+        return table(
+            column(
+                distinct=900, num=numeric(stats["mean"], lo=stats["lo"], hi=stats["hi"], stddev=1.0)
+            )
+        )
+
+    return make
+
+
+def _len_mean(v: float) -> TableProfile:
+    return table(column(distinct=900, text=string(v, len_max=40)))
+
+
+def _len_max(v: float) -> TableProfile:
+    return table(column(distinct=900, text=string(5.0, len_max=round(v))))
+
+
+CASES = {
+    "null_rate": Case(_null_rate, 0.01, 0.0125, 0.40, DriftMetric.NULL_RATE, "null_rate"),
+    "distinct": Case(_distinct, 60, 63, 20, DriftMetric.DISTINCT, "distinct"),
+    "mean": Case(_numeric_stat("mean"), 50.0, 51.0, 5000.0, DriftMetric.MEAN, "mean"),
+    "min": Case(_numeric_stat("lo"), 1.0, 1.03, 100.0, DriftMetric.MIN, "min"),
+    "max": Case(_numeric_stat("hi"), 1000.0, 1040.0, 100_000.0, DriftMetric.MAX, "max"),
+    "len_mean": Case(_len_mean, 20.0, 20.5, 8.0, DriftMetric.STRING_LENGTH, "len_mean"),
+    "len_max": Case(_len_max, 100.0, 104.0, 20.0, DriftMetric.STRING_LENGTH, "len_max"),
+}
+
+
+@pytest.mark.parametrize("method", list(DriftMethod), ids=lambda m: m.value)
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_each_metric_fires_on_its_fault(case: Case, method: DriftMethod) -> None:
+    baseline = [case.make(case.base * k) for k in NOISE]
+    findings = detect(case.make(case.fault), baseline, method=method)
+    assert [(f.column, f.metric, f.statistic) for f in findings] == [
+        ("c", case.metric, case.statistic)
+    ]
+    (finding,) = findings
+    assert finding.value == pytest.approx(case.fault, rel=1e-3)
+    assert finding.score > finding.threshold >= finding.sensitivity
+    assert not finding.expected_low <= finding.value <= finding.expected_high  # type: ignore[operator]
+    assert finding.test is DriftTest(method.value)
+    assert finding.baseline_runs == 6
+
+
+@pytest.mark.parametrize("method", list(DriftMethod), ids=lambda m: m.value)
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_each_metric_is_quiet_on_stable_data(case: Case, method: DriftMethod) -> None:
+    baseline = [case.make(case.base * k) for k in NOISE]
+    assert detect(case.make(case.stable), baseline, method=method) == []
+    assert detect(case.make(case.base), baseline, method=method) == []
+
+
+# -- floors and constant baselines --------------------------------------------------------
+FLOORS = {
+    # name: (constant baseline value, quiet value, reported value)
+    "null_rate-1pp": (_null_rate, 0.0, 0.0095, 0.0105),
+    "distinct-one-value": (_distinct, 20, 21, 22),
+    "distinct-5pct": (_distinct, 100, 105, 106),
+    "mean-1pct": (_numeric_stat("mean"), 50.0, 50.49, 50.51),
+    "max-1pct": (_numeric_stat("hi"), 1000.0, 1009.0, 1011.0),
+    "len_mean-1pct": (_len_mean, 20.0, 20.19, 20.21),
+}
+
+
+@pytest.mark.parametrize(("make", "base", "quiet", "loud"), FLOORS.values(), ids=list(FLOORS))
+def test_constant_baseline_reports_exactly_the_changes_above_the_floor(
+    make: Callable[[float], TableProfile], base: float, quiet: float, loud: float
+) -> None:
+    baseline = [make(base)] * 6
+    assert detect(make(quiet), baseline) == []
+    (finding,) = detect(make(loud), baseline)
+    assert finding.test is DriftTest.FLOOR
+    assert finding.baseline_spread == 0.0
+    assert finding.score == pytest.approx(abs(finding.value - finding.baseline_center))
+    assert finding.score > finding.threshold == finding.floor
+
+
+def test_constant_baseline_message() -> None:
+    baseline = [_null_rate(0.0)] * 6
+    (finding,) = detect(_null_rate(0.05), baseline)
+    assert finding.message == (
+        "c.null_rate: null_rate 0.0500 vs constant baseline 0.0000 — change 0.0500 exceeds "
+        "the floor 0.0100 (6 baseline runs)"
+    )
+
+
+def test_below_the_floor_is_quiet_however_significant() -> None:
+    # A null rate that never moved by more than 1e-5 moves by half a percentage point.
+    baseline = [_null_rate(0.001 + k * 1e-5) for k in range(10)]
+    assert detect(_null_rate(0.0055), baseline) == []
+    assert [f.metric for f in detect(_null_rate(0.0115), baseline)] == [DriftMetric.NULL_RATE]
+
+
+def test_extremes_floor_follows_the_column_spread() -> None:
+    # min sat at 5.0 in a column spread over +-40: 5.1 is noise, a sentinel is not.
+    def make(lo: float) -> TableProfile:
+        return table(column(distinct=900, num=numeric(50.0, lo=lo, hi=400.0, stddev=40.0)))
+
+    baseline = [make(5.0)] * 8
+    assert detect(make(5.1), baseline) == []
+    (finding,) = detect(make(-1.0), baseline)
+    assert (finding.metric, finding.floor) == (DriftMetric.MIN, pytest.approx(4.0))
+
+
+# -- what the detector does about false alarms --------------------------------------------
+def test_the_exact_zscore_message() -> None:
+    nulls = [10, 12, 14, 10, 12, 14]  # of 10,000: mean 0.0012, stddev 0.000179
+    baseline = [table(column("amount", rows=10_000, nulls=n)) for n in nulls]
+    current = table(column("amount", rows=10_000, nulls=4_000))
+    (finding,) = detect(current, baseline)
+    assert finding.message == (
+        "amount.null_rate: null_rate 0.4000 vs baseline mean 0.0012 — |z| 2229.36 exceeds 3 "
+        "(limit 6.95 for 6 baseline runs, 2 tests)"
+    )
+    assert finding.baseline_center == pytest.approx(0.0012)
+    assert finding.baseline_spread == pytest.approx(0.000178885, rel=1e-5)
+    assert (finding.score, finding.threshold) == (pytest.approx(2229.36), pytest.approx(6.947))
+    assert finding.scale is DriftScale.LINEAR
+
+
+def test_the_exact_iqr_message() -> None:
+    nulls = [10, 12, 14, 10, 12, 14, 11, 13]
+    baseline = [table(column("amount", rows=10_000, nulls=n)) for n in nulls]
+    current = table(column("amount", rows=10_000, nulls=4_000))
+    (finding,) = detect(current, baseline, method="iqr")
+    assert finding.message == (
+        "amount.null_rate: null_rate 0.4000 vs baseline median 0.0012 — 1594.70 IQR beyond the "
+        "quartiles exceeds 1.5 (limit 4.39 for 8 baseline runs, 2 tests)"
+    )
+    # quartiles 0.001075 and 0.001325: (0.4 - 0.001325) / 0.00025
+    assert finding.baseline_spread == pytest.approx(0.00025)
+    assert finding.test is DriftTest.IQR
+
+
+def test_a_short_baseline_needs_a_larger_deviation() -> None:
+    def make(mean: float) -> TableProfile:
+        return table(column(distinct=900, num=numeric(mean, stddev=1.0)))
+
+    wobble = [50.0, 50.4, 49.6, 50.2, 49.8]  # sample stddev 0.316
+    current = make(50.0 + 8 * 0.316)  # |z| about 8
+    assert detect(current, [make(v) for v in wobble]) == []
+    (finding,) = detect(current, [make(v) for v in wobble * 4])
+    assert finding.metric is DriftMetric.MEAN
+    assert 8.0 < finding.score < 9.0
+
+
+def test_a_past_incident_does_not_widen_the_band() -> None:
+    rates = [0.010, 0.012, 0.008, 0.011, 0.40, 0.009, 0.010, 0.012, 0.011, 0.009]
+    baseline = [_null_rate(r) for r in rates]  # the 0.40 run joined under on_drift: warn
+    (finding,) = detect(_null_rate(0.40), baseline)
+    assert finding.baseline_runs == 9
+    assert finding.baseline_center == pytest.approx(0.0102, abs=1e-4)
+    assert "1 outlying run left out" in finding.message
+    assert detect(_null_rate(0.0125), baseline) == []
+
+
+def test_a_repeated_change_becomes_the_norm() -> None:
+    rates = [0.010, 0.012, 0.008, 0.011, 0.009, 0.010, 0.012, 0.011, 0.40, 0.40]
+    baseline = [_null_rate(r) for r in rates]
+    assert detect(_null_rate(0.40), baseline) == []
+
+
+def test_one_extreme_record_moves_max_not_mean() -> None:
+    def make(mean: float, hi: float) -> TableProfile:
+        return table(column(distinct=900, num=numeric(mean, hi=hi, stddev=5.0, count=1000)))
+
+    baseline = [make(50.0 * k, 100.0 * k) for k in NOISE]
+    findings = detect(make(50.0 + 100_000 / 1000, 100_000.0), baseline)
+    assert [f.metric for f in findings] == [DriftMetric.MAX]
+    assert findings[0].scale is DriftScale.LOG
+
+
+def test_high_cardinality_distinct_follows_the_volume() -> None:
+    def make(rows: int, distinct: int) -> TableProfile:
+        return table(
+            column(
+                "customer_id",
+                rows=rows,
+                distinct=distinct,
+                high_cardinality=True,
+                num=numeric(5000.0, lo=1.0, hi=9999.0, stddev=2000.0),
+            )
+        )
+
+    volumes = [10_000, 10_400, 9_700, 10_100, 7_600, 7_300]  # a weekend in the window
+    ratios = [0.60, 0.61, 0.59, 0.60, 0.61, 0.59]
+    baseline = [make(n, round(r * n)) for n, r in zip(volumes, ratios, strict=True)]
+    assert detect(make(6_500, 3_950), baseline) == []  # a quiet holiday: 35 % fewer orders
+    (finding,) = detect(make(10_000, 25), baseline)
+    assert finding.metric is DriftMetric.DISTINCT
+    assert finding.value == 25
+    assert finding.baseline_center == pytest.approx(6000, rel=0.01)
+    assert finding.scale is DriftScale.LOG
+    assert finding.message == (
+        "customer_id.distinct: distinct 25 vs 5999.44 expected for 10000 non-null records — "
+        "|z| 367.61 exceeds 3 (limit 8.47 for 6 baseline runs, 5 tests, ratios)"
+    )
+
+
+def test_a_null_spike_is_not_a_distinct_finding_of_an_id_column() -> None:
+    # The volume never varied, so the elasticity comes from how often ids repeat: never.
+    def make(nulls: int) -> TableProfile:
+        ids = round(0.99 * (10_000 - nulls))
+        return table(
+            column(
+                "id",
+                rows=10_000,
+                nulls=nulls,
+                distinct=ids,
+                high_cardinality=True,
+                num=numeric(5e5, lo=1.0, hi=1e6, stddev=2e5),
+            )
+        )
+
+    baseline = [make(n) for n in (100, 120, 80, 110, 90, 100)]
+    assert [f.metric for f in detect(make(4_000), baseline)] == [DriftMetric.NULL_RATE]
