@@ -24,10 +24,10 @@ import dagster as dg
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine_info, markdown_table, mixed_table  # noqa: E402
+from _common import machine_info, markdown_table, mixed_table
 
-from faucet_core import profile  # noqa: E402
-from faucet_dagster import FaucetResource, build_profile_checks  # noqa: E402
+from faucet_core import profile
+from faucet_dagster import FaucetResource, build_profile_checks
 
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 FRAME = mixed_table(ROWS).to_pandas()
@@ -44,9 +44,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, dg.instance_for_test() as instance:
         resources = {"faucet": FaucetResource(store_url=f"sqlite:///{tmp}/faucet.db")}
         for _ in range(3):
-            result = dg.materialize(
-                [big_orders, *checks], instance=instance, resources=resources
-            )
+            result = dg.materialize([big_orders, *checks], instance=instance, resources=resources)
             stats = {s.step_key: s for s in instance.get_run_step_stats(result.run_id)}
             asset = stats["big_orders"]
             check = next(s for k, s in stats.items() if k != "big_orders")
@@ -57,15 +55,20 @@ def main() -> None:
     asset_s = statistics.median(r[0] for r in rows)
     check_s = statistics.median(r[1] for r in rows)
     print(f"## Profile check overhead ({ROWS:,} rows x 10 columns, pandas)\n")
-    print(markdown_table(
-        ["", "seconds (median of 3)", "vs asset step"],
-        [
-            ["asset step (build + pickle through the IO manager)", f"{asset_s:.2f}", "1.00x"],
-            ["check step (load + profile + record + metadata)", f"{check_s:.2f}",
-             f"{check_s / asset_s:.2f}x"],
-            ["of which profile() alone on the frame", f"{bare:.2f}", f"{bare / asset_s:.2f}x"],
-        ],
-    ))
+    print(
+        markdown_table(
+            ["", "seconds (median of 3)", "vs asset step"],
+            [
+                ["asset step (build + pickle through the IO manager)", f"{asset_s:.2f}", "1.00x"],
+                [
+                    "check step (load + profile + record + metadata)",
+                    f"{check_s:.2f}",
+                    f"{check_s / asset_s:.2f}x",
+                ],
+                ["of which profile() alone on the frame", f"{bare:.2f}", f"{bare / asset_s:.2f}x"],
+            ],
+        )
+    )
     print("\n" + machine_info())
 
 
