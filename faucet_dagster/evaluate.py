@@ -115,7 +115,7 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
             raise dg.Failure(
                 description=(
                     f"the faucet loader for {target.key.to_user_string()} failed: "
-                    f"{type(exc).__name__}: {exc}. Fix the loader passed to build_profile_checks"
+                    f"{_reason(exc)}. Fix the loader passed to build_profile_checks"
                 )
             ) from exc
         if data is None:
@@ -142,7 +142,7 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
             description=(
                 f"could not load {target.key.to_user_string()}"
                 + (f" partition {mat.partition!r}" if mat.partition else "")
-                + f" through IO manager {target.io_manager_key!r}: {type(exc).__name__}: {exc}. "
+                + f" through IO manager {target.io_manager_key!r}: {_reason(exc)}. "
                 "If this IO manager cannot load the value outside the asset, or the value is too "
                 "large to load whole, pass loader= to build_profile_checks to stream it instead"
             )
@@ -158,6 +158,11 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
     return data
 
 
+def _reason(exc: BaseException) -> str:
+    """``Type: message``, without a final period (the caller's sentence follows)."""
+    return f"{type(exc).__name__}: {str(exc).rstrip('.')}"
+
+
 def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> ProfileStore:
     resource = getattr(context.resources, resource_key)
     get_store = getattr(resource, "get_store", None)
@@ -171,7 +176,7 @@ def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> Profile
     try:
         store: ProfileStore = get_store()
     except (FaucetError, OSError) as exc:  # OSError: the SQLite file's folder cannot be made
-        reason = str(exc) if isinstance(exc, FaucetError) else f"{type(exc).__name__}: {exc}"
+        reason = str(exc).rstrip(".") if isinstance(exc, FaucetError) else _reason(exc)
         raise dg.Failure(
             description=(
                 f"the faucet store is unavailable: {reason}. Fix the store_url of resource "

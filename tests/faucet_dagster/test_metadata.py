@@ -1,0 +1,106 @@
+"""The check evaluation's metadata: numbers the UI plots, a markdown summary, findings as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import dagster as dg
+import pytest
+
+from faucet_dagster import build_profile_checks
+from faucet_dagster.summary import SPARK_BLOCKS
+from tests.faucet_dagster.helpers import FEED, evaluation, materialize, orders, orders_frame
+
+DAYS = 4
+MIN_HISTORY = DAYS - 1
+DRIFT_NULL_SHARE = 0.5
+
+
+@pytest.fixture(scope="module")
+def drifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dg.AssetCheckEvaluation]:
+    """Three normal days, then a day on which half the amounts are null (on_drift: warn)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('store') / 'faucet.db'}"
+    checks = build_profile_checks([orders], config={"min_history": MIN_HISTORY})
+    FEED.reset()
+    try:
+        with dg.instance_for_test() as instance:
+            for day in range(DAYS):
+                FEED.day = day
+                FEED.null_share = DRIFT_NULL_SHARE if day == DAYS - 1 else 0.01
+                result = materialize([orders, *checks], instance, url)
+            yield evaluation(result)
+    finally:
+        FEED.reset()
+
+
+def test_per_column_numbers_are_float_metadata(drifted):
+    frame = orders_frame(DAYS - 1, null_share=DRIFT_NULL_SHARE)
+    expected = {
+        "amount.null_rate": round(float(frame["amount"].isna().mean()), 6),
+        "amount.distinct": float(frame["amount"].nunique()),
+        "amount.mean": float(frame["amount"].mean()),
+        "region.null_rate": 0.0,
+        "region.distinct": 3.0,
+        "region.len_mean": round(float(frame["region"].str.len().mean()), 4),
+    }
+    numbers = {k: v for k, v in drifted.metadata.items() if "." in k and "/" not in k}
+    assert sorted(numbers) == sorted(expected)
+    for key, value in numbers.items():
+        assert isinstance(value, dg.FloatMetadataValue), key
+    assert numbers["amount.null_rate"].value == expected["amount.null_rate"]
+    assert numbers["region.null_rate"].value == 0.0
+    assert numbers["region.distinct"].value == 3.0
+    assert numbers["region.len_mean"].value == expected["region.len_mean"]
+    assert numbers["amount.mean"].value == pytest.approx(expected["amount.mean"], rel=1e-9)
+    # distinct counts are sketch estimates: exact at this size
+    assert numbers["amount.distinct"].value == pytest.approx(expected["amount.distinct"], rel=0.02)
+
+
+def test_status_numbers_are_int_and_text_metadata(drifted):
+    md = drifted.metadata
+    assert md["faucet/status"] == dg.MetadataValue.text("drifted")
+    assert md["faucet/baseline_runs"] == dg.MetadataValue.int(DAYS - 1)
+    assert md["faucet/min_history"] == dg.MetadataValue.int(MIN_HISTORY)
+    assert md["faucet/on_drift"] == dg.MetadataValue.text("warn")
+    assert md["faucet/row_count"] == dg.MetadataValue.int(400)
+    assert md["faucet/baseline_key"] == dg.MetadataValue.text("orders")
+
+
+def test_findings_are_json(drifted):
+    value = drifted.metadata["faucet/findings"]
+    assert isinstance(value, dg.JsonMetadataValue)
+    findings = value.data
+    assert isinstance(findings, list)
+    null_rate = next(f for f in findings if (f["column"], f["metric"]) == ("amount", "null_rate"))
+    assert null_rate["value"] == drifted.metadata["amount.null_rate"].value
+    assert null_rate["baseline_runs"] == DAYS - 1
+    assert null_rate["message"].startswith("amount.null_rate: ")
+    assert drifted.metadata["faucet/finding_count"] == dg.MetadataValue.int(len(findings))
+
+
+def test_summary_is_markdown_with_the_column_table_and_sparklines(drifted):
+    value = drifted.metadata["summary"]
+    assert isinstance(value, dg.MarkdownMetadataValue)
+    lines = value.md_str.splitlines()
+    assert lines[0] == "### orders"
+    finding_count = drifted.metadata["faucet/finding_count"].value
+    assert lines[2] == (
+        f"**drifted**: drift: {finding_count} finding(s) against {DAYS - 1} run(s); "
+        "400 row(s), 2 column(s)"
+    )
+    assert "**Findings**" in lines
+    finding_line = next(line for line in lines if line.startswith("- `amount.null_rate`: "))
+    assert not finding_line.startswith("- `amount.null_rate`: amount.null_rate")  # said once
+    assert "| column | null | null-rate trend | distinct | types | numbers | top values |" in lines
+    rows = {line.split("|")[1].strip(): line.split("|") for line in lines if line.startswith("| `")}
+    assert sorted(rows) == ["`amount` ⚠", "`region`"]  # the drifting column is marked
+    null_share = drifted.metadata["amount.null_rate"].value
+    assert rows["`amount` ⚠"][2].strip() == f"{null_share:.1%}"
+    # One mark per stored run, oldest first; the drifting run (the last) is marked '!'.
+    spark = re.compile(f"^[{SPARK_BLOCKS}!]{{{DAYS}}}$")
+    for cells in rows.values():
+        trend = cells[3].strip()
+        assert spark.match(trend), trend
+        assert trend.endswith("!")
+    assert rows["`region`"][3].strip() == "▁" * (DAYS - 1) + "!"  # a constant 0% series
