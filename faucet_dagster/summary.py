@@ -38,7 +38,8 @@ def check_description(outcome: ProfilingOutcome, partition_count: int = 1) -> st
     where = f" over {partition_count} partition(s)" if partition_count > 1 else ""
     if outcome.status is RunStatus.WARMING:
         return (
-            f"{outcome.warming_message}{where}; drift detection starts after {outcome.min_history}"
+            f"{outcome.warming_message}{where}; drift detection starts at "
+            f"{outcome.min_history} baseline runs"
         )
     if outcome.status is RunStatus.STABLE:
         return f"stable against {outcome.baseline_runs} baseline run(s){where}"
@@ -46,6 +47,13 @@ def check_description(outcome: ProfilingOutcome, partition_count: int = 1) -> st
     lines = [head + where] + [f"! {f.message}" for f in outcome.findings[:10]]
     if len(outcome.findings) > 10:
         lines.append(f"... and {len(outcome.findings) - 10} more (see the findings metadata)")
+    if not outcome.in_baseline:
+        part = f" --partition {outcome.key.partition}" if outcome.key.partition else ""
+        lines.append(
+            "this run is kept out of the baseline (on_drift: fail), so the change fails again "
+            "until accepted; if it is intended, re-baseline: "
+            f"faucet profiling reset --select {outcome.key.key}{part}"
+        )
     return "\n".join(lines)
 
 
@@ -114,7 +122,9 @@ def markdown_summary(
     ]
     for name, col in list(profile.columns.items())[:MAX_MARKDOWN_COLUMNS]:
         rates = [r.profile.columns[name].null_rate for r in history if name in r.profile.columns]
-        marks = [r.status is RunStatus.DRIFTED for r in history if name in r.profile.columns]
+        marks = [
+            any(f.column == name for f in r.findings) for r in history if name in r.profile.columns
+        ]
         types = " ".join(f"{t}:{_fmt(n)}" for t, n in col.types.items() if t != "null")
         numbers = ""
         if col.numeric is not None:

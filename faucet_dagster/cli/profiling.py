@@ -51,10 +51,9 @@ def render_key(key: BaselineKey, runs: list[ProfileRun], *, full: bool) -> str:
         text = render_column(col, full=full)
         lines.append("  " + text.replace("\n", "\n  "))
         if full:
-            rates = [
-                r.profile.columns[col.name].null_rate for r in runs if col.name in r.profile.columns
-            ]
-            marks = [r.status is RunStatus.DRIFTED for r in runs if col.name in r.profile.columns]
+            seen = [r for r in runs if col.name in r.profile.columns]
+            rates = [r.profile.columns[col.name].null_rate for r in seen]
+            marks = [any(f.column == col.name for f in r.findings) for r in seen]
             lines.append(f"        null-rate trend {sparkline(rates, marks)}")
     return "\n".join(lines)
 

@@ -60,7 +60,7 @@ def test_rerunning_the_check_adds_no_baseline_point(instance, feed, sqlite_url, 
     assert materialized(result) == []
     ev = evaluation(result)
     assert ev.passed is True
-    assert ev.description == "warming up: 1 of 3 run(s); drift detection starts after 3"
+    assert ev.description == "warming up: 1 of 3 run(s); drift detection starts at 3 baseline runs"
     assert meta(ev, "faucet/baseline_runs") == 1
     with ProfileStore(sqlite_url) as store:
         after = store.history("orders")
@@ -100,7 +100,7 @@ def test_the_check_of_a_later_run_profiles_the_new_materialization(instance, fee
     for _ in range(2):
         result = _with_materialize(checks, instance, sqlite_url)
         assert evaluation(result).description == (
-            "warming up: 1 of 3 run(s); drift detection starts after 3"
+            "warming up: 1 of 3 run(s); drift detection starts at 3 baseline runs"
         )
     latest = instance.get_latest_materialization_event(dg.AssetKey("orders"))
     with ProfileStore(sqlite_url) as store:

@@ -22,7 +22,8 @@ def test_materialize_runs_the_check_and_records_a_baseline_point(dagster_home: D
         evaluation = latest_evaluation(instance)
         assert (evaluation.passed, evaluation.severity) == (True, dg.AssetCheckSeverity.WARN)
         assert evaluation.description == (
-            f"warming up: 0 of {MIN_HISTORY} run(s); drift detection starts after {MIN_HISTORY}"
+            f"warming up: 0 of {MIN_HISTORY} run(s); "
+            f"drift detection starts at {MIN_HISTORY} baseline runs"
         )
         assert evaluation.metadata["faucet/status"] == dg.MetadataValue.text("warming")
         materialization = instance.get_latest_materialization_event(dg.AssetKey("orders"))

@@ -74,8 +74,8 @@ def test_overrides_apply_at_run_time(instance, feed, sqlite_url):
     assert result.success
     descriptions = {k: e.description for k, e in evaluations_by_asset(result).items()}
     assert descriptions == {
-        "orders": "warming up: 0 of 3 run(s); drift detection starts after 3",
-        "customers": "warming up: 0 of 6 run(s); drift detection starts after 6",
+        "orders": "warming up: 0 of 3 run(s); drift detection starts at 3 baseline runs",
+        "customers": "warming up: 0 of 6 run(s); drift detection starts at 6 baseline runs",
     }
 
 

@@ -35,12 +35,21 @@ def _warm_up(
         assert result.success, failures(result)
 
 
-def _description_matches_findings(ev: dg.AssetCheckEvaluation, baseline_runs: int) -> None:
+RESET_HINT = (
+    "this run is kept out of the baseline (on_drift: fail), so the change fails again until "
+    "accepted; if it is intended, re-baseline: faucet profiling reset --select orders"
+)
+
+
+def _description_matches_findings(
+    ev: dg.AssetCheckEvaluation, baseline_runs: int, *, failing: bool = False
+) -> None:
     findings = meta(ev, "faucet/findings")
     assert ev.description is not None
     lines = ev.description.splitlines()
     assert lines[0] == f"drift: {len(findings)} finding(s) against {baseline_runs} run(s)"
-    assert lines[1:] == [f"! {f['message']}" for f in findings]
+    expected = [f"! {f['message']}" for f in findings] + ([RESET_HINT] if failing else [])
+    assert lines[1:] == expected
 
 
 def test_warming_then_stable(instance, feed, sqlite_url):
@@ -52,7 +61,9 @@ def test_warming_then_stable(instance, feed, sqlite_url):
         ev = evaluation(result)
         assert ev.passed is True
         assert ev.severity == dg.AssetCheckSeverity.WARN
-        assert ev.description == (f"warming up: {day} of 3 run(s); drift detection starts after 3")
+        assert ev.description == (
+            f"warming up: {day} of 3 run(s); drift detection starts at 3 baseline runs"
+        )
         assert meta(ev, "faucet/status") == "warming"
         assert meta(ev, "faucet/warming") == f"warming up: {day} of 3 run(s)"
         assert meta(ev, "faucet/baseline_runs") == day
@@ -105,7 +116,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert (ev.passed, ev.severity, ev.blocking) == (False, dg.AssetCheckSeverity.ERROR, True)
     assert "amount.null_rate" in finding_keys(ev)
     assert "1 blocking asset check failed with ERROR severity" in "\n".join(failures(result))
-    _description_matches_findings(ev, baseline_runs=3)
+    _description_matches_findings(ev, baseline_runs=3, failing=True)
     # The data stays written; the downstream asset of the same run is not materialized.
     assert materialized(result) == ["orders"]
     latest = instance.get_latest_materialization_event(dg.AssetKey("orders"))
@@ -124,7 +135,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert not again.success
     ev = evaluation(again)
     assert (ev.passed, ev.severity) == (False, dg.AssetCheckSeverity.ERROR)
-    _description_matches_findings(ev, baseline_runs=3)
+    _description_matches_findings(ev, baseline_runs=3, failing=True)
     assert materialized(again) == ["orders"]
 
     # A normal day passes against the clean baseline, and the downstream runs again.

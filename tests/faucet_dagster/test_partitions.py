@@ -51,7 +51,7 @@ def test_baseline_per_partition_or_shared(instance, sqlite_url, asset, mode, par
         ev = evaluation(result)
         learned = 0 if per_partition else index
         assert ev.description == (
-            f"warming up: {learned} of 3 run(s); drift detection starts after 3"
+            f"warming up: {learned} of 3 run(s); drift detection starts at 3 baseline runs"
         )
         assert meta(ev, "faucet/partitions") == [partition]
         expected_key = f"{name}::{partition}" if per_partition else name

@@ -27,7 +27,7 @@ def test_checks_on_a_postgres_store(instance, feed, postgres_url):
         result = materialize([orders, report, *checks], instance, postgres_url)
         assert result.success, failures(result)
     assert evaluation(result).description == (
-        "warming up: 2 of 3 run(s); drift detection starts after 3"
+        "warming up: 2 of 3 run(s); drift detection starts at 3 baseline runs"
     )
     feed.day, feed.null_share = 3, 0.5
     result = materialize([orders, report, *checks], instance, postgres_url)

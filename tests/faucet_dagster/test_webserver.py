@@ -179,7 +179,10 @@ def _check_executions_carry_severity_and_typed_metadata(webserver: str) -> None:
 
     first = executions[-1]["evaluation"]
     assert (first["severity"], first["success"]) == ("WARN", True)
-    assert first["description"] == "warming up: 0 of 3 run(s); drift detection starts after 3"
+    assert (
+        first["description"]
+        == "warming up: 0 of 3 run(s); drift detection starts at 3 baseline runs"
+    )
 
 
 def _the_asset_lists_its_profile_check(webserver: str) -> None:
