@@ -56,5 +56,12 @@ def normalize_url(url: str | URL | None) -> URL:
             f"is not supported; use SQLite or PostgreSQL ({_EXAMPLES})"
         )
     if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(parsed.database).expanduser().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(
+                f"store URL {str(url)!r}: cannot create the folder {str(folder)!r} for the SQLite "
+                f"file ({exc.strerror or exc}); point the URL at a writable place"
+            ) from None
     return parsed

@@ -194,3 +194,10 @@ def test_a_version_1_store_is_migrated_in_place(store_url: str) -> None:
         assert len(store.history("orders")) == 1
         store.record("orders", day(2), CFG)
         assert ("faucet_profile_columns", {"asset": "orders", "row": ""}, 2.0) in store.metrics()
+
+
+def test_unwritable_sqlite_folder_is_a_config_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ConfigError, match=r"cannot create the folder '.*/file/sub' for the SQLite"):
+        ProfileStore(f"sqlite:///{blocker}/sub/faucet.db")
