@@ -11,6 +11,9 @@ $(BIN)/faucet: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# Tests of the drift sensor on a PostgreSQL Dagster event log need dagster-postgres, whose
+	# release pins the previous dagster patch (1.13.27): installed without its pins, on purpose.
+	$(BIN)/python -m pip install --quiet --no-deps 'dagster-postgres==0.29.27'
 	@touch $@
 
 install: $(BIN)/faucet

@@ -5,12 +5,22 @@ from faucet_dagster.component import ProfilingComponent
 from faucet_dagster.evaluate import PartitionBaseline
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
+from faucet_dagster.sensors import (
+    JsonWebhook,
+    SlackBot,
+    SlackWebhook,
+    build_drift_notification_sensor,
+)
 
 __all__ = [
     "DEFAULT_CHECK_NAME",
     "FaucetResource",
+    "JsonWebhook",
     "PartitionBaseline",
     "ProfileLoadContext",
     "ProfilingComponent",
+    "SlackBot",
+    "SlackWebhook",
+    "build_drift_notification_sensor",
     "build_profile_checks",
 ]
