@@ -196,12 +196,29 @@ def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> No
 _INT64_MAX = 2**63 - 1
 
 
+def _distinct_candidates(state: ColumnState, valid: pa.Array) -> pa.Array:
+    """The values to feed the HyperLogLog: the batch deduplicated, unless the column is known
+    to be high-cardinality and mostly unique, where deduplicating costs more than it saves
+    (the sketch ignores repeats anyway)."""
+    if not state.tracks_values and state.unique_ratio > _DEDUP_SKIP_RATIO:
+        return valid
+    uniques = pc.unique(valid)
+    state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
+    return uniques
+
+
+_DEDUP_SKIP_RATIO = 0.5
+
+
 def _integers(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.INTEGER, len(valid))
-    state.add_numbers(valid.to_numpy().astype(np.float64, copy=False))
-    uniques = pc.unique(valid).to_numpy().tolist()
-    # uint64 beyond int64: hash the decimal text, as the records path does for big integers
-    state.add_distinct(v if v <= _INT64_MAX else str(v) for v in uniques)
+    values = valid.to_numpy()
+    state.add_numbers(values.astype(np.float64, copy=False))
+    candidates = _distinct_candidates(state, valid).to_numpy().tolist()
+    if pa.types.is_uint64(valid.type) and values.size and int(values.max()) > _INT64_MAX:
+        # uint64 beyond int64: hash the decimal text, as the records path does for big integers
+        candidates = [v if v <= _INT64_MAX else str(v) for v in candidates]
+    state.add_distinct(candidates)
     if state.tracks_values:
         _count_values(state, valid, str)
 
@@ -227,7 +244,7 @@ def _floats(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.NUMBER, int(values.size))
     state.add_numbers(values)
     if values.size:
-        state.add_distinct(pc.unique(valid).to_numpy().tolist())
+        state.add_distinct(_distinct_candidates(state, valid).to_numpy().tolist())
         if state.tracks_values:
             _count_values(state, valid, lambda v: json.dumps(float(v)))
 
@@ -252,9 +269,12 @@ def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) ->
     state.add_type(JsonType.STRING, len(valid))
     lengths = pc.utf8_length(valid).to_numpy()
     state.add_lengths(lengths)
-    uniques = pc.unique(valid)
     if policy is not None:
+        uniques = pc.unique(valid)
+        state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
         policy.observe_strings(uniques)
+    else:
+        uniques = _distinct_candidates(state, valid)
     texts = uniques.to_pylist()
     if lengths.size and lengths.min() == 0:  # the HyperLogLog ignores "": count it under a stand-in
         texts = [t if t else _EMPTY_STRING for t in texts]
@@ -271,9 +291,56 @@ def _json_string(value: str) -> str:
 
 
 def _temporals(state: ColumnState, valid: pa.Array) -> None:
-    # Counted as their text, so the profile of the same instants is the same whatever the
-    # storage unit (pandas ns, records us, Parquet ms) or the time zone they are held in.
-    _strings(state, _iso_texts(valid), None)
+    """Dates, times and timestamps count as their ISO text (see :func:`_iso_texts`), without
+    rendering every value: distinct values are hashed as the instant in nanoseconds (so the
+    storage unit and time zone do not matter), lengths follow from the instant's digits, and
+    only the frequent values of a categorical column are rendered."""
+    try:
+        instants, base = _instants(valid)
+    except (pa.ArrowInvalid, OverflowError):  # beyond the nanosecond range: render everything
+        _strings(state, _iso_texts(valid), None)
+        return
+    n = len(valid)
+    state.add_type(JsonType.STRING, n)
+    ns = instants.to_numpy()
+    if base == _DATE_LENGTH:
+        lengths = np.full(n, base, dtype=np.int64)
+    else:
+        lengths = base + _fraction_digits(ns % 1_000_000_000)
+    state.add_lengths(lengths)
+    state.add_distinct(_distinct_candidates(state, instants).to_numpy().tolist())
+    if state.tracks_values:
+        counts = pc.value_counts(valid)
+        texts = _iso_texts(counts.field("values")).to_pylist()
+        state.add_counts([_json_string(x) for x in texts], counts.field("counts").to_pylist())
+
+
+_DATE_LENGTH = 10  # YYYY-MM-DD
+
+
+def _instants(valid: pa.Array) -> tuple[pa.Array, int]:
+    """(int64 nanoseconds since the epoch or midnight, length of the text without a fraction).
+
+    Assumes four-digit years, as ISO 8601 text has them."""
+    t = valid.type
+    if pa.types.is_timestamp(t):
+        aware = t.tz is not None
+        ns = valid.cast(pa.timestamp("ns", tz="UTC" if aware else None)).cast(pa.int64())
+        return ns, 19 + int(aware)  # YYYY-MM-DDTHH:MM:SS[Z]
+    if pa.types.is_date(t):
+        days = valid.cast(pa.date32()).cast(pa.int32()).cast(pa.int64())
+        return days, _DATE_LENGTH
+    ns = valid.cast(pa.time64("ns")).cast(pa.int64())
+    return ns, 8  # HH:MM:SS
+
+
+def _fraction_digits(fraction_ns: np.ndarray) -> np.ndarray:
+    """Characters the fraction of a second adds to the text: '' or '.' + digits without
+    trailing zeros."""
+    digits = np.where(fraction_ns == 0, 0, 10)  # '.' + 9 digits, before dropping zeros
+    for power in range(1, 10):
+        digits = digits - ((fraction_ns % 10**power == 0) & (fraction_ns != 0))
+    return digits.astype(np.int64)
 
 
 def _iso_texts(values: pa.Array) -> pa.Array:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -75,6 +75,7 @@ class ColumnState:
         "str_len_sum",
         "str_n",
         "types",
+        "unique_ratio",
     )
 
     def __init__(self, name: str, params: SketchParams, *, tracks_values: bool = True) -> None:
@@ -99,6 +100,8 @@ class ColumnState:
         self.str_len_min = 0
         self.str_len_max = 0
         self.classified: set[str] = set()
+        self.unique_ratio = 0.0
+        """Distinct values / values in the last deduplicated batch (a speed hint only)."""
 
     # -- feeding --------------------------------------------------------------------------
     def add_rows(self, rows: int, nulls: int) -> None:
@@ -152,9 +155,7 @@ class ColumnState:
 
     def add_distinct(self, values: Iterable[Any]) -> None:
         """Feed the HyperLogLog with distinct values (ints, floats or strings)."""
-        update = self._hll.update
-        for _ in map(update, values):
-            pass
+        deque(map(self._hll.update, values), maxlen=0)
         if self._freq is not None and self.high_cardinality():
             self._freq = None  # high-cardinality: never keep its values
 
