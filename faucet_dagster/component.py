@@ -13,6 +13,7 @@ No ``from __future__ import annotations`` here: Dagster resolves the component's
 field types at runtime.
 """
 
+import json
 import types
 import typing
 from typing import Annotated, Any, Literal, Union
@@ -84,15 +85,18 @@ ResolvedAssetProfiling = Annotated[
     dg.Resolver(_resolve_configs, model_field_type=dict[str, _PROFILING_YAML]),  # type: ignore[valid-type]
 ]
 
-_SHARED_RESOURCES: dict[str | None, FaucetResource] = {}
+_SHARED_RESOURCES: dict[tuple[str | None, str], FaucetResource] = {}
 
 
-def _shared_resource(store_url: str | None) -> FaucetResource:
+def _shared_resource(
+    store_url: str | None, catalog: dict[str, Any] | None = None
+) -> FaucetResource:
     # Definitions.merge requires the very same object for one resource key: components with the
-    # same store share one FaucetResource.
-    if store_url not in _SHARED_RESOURCES:
-        _SHARED_RESOURCES[store_url] = FaucetResource(store_url=store_url)
-    return _SHARED_RESOURCES[store_url]
+    # same store (and catalog: block) share one FaucetResource.
+    key = (store_url, json.dumps(catalog, sort_keys=True, default=str))
+    if key not in _SHARED_RESOURCES:
+        _SHARED_RESOURCES[key] = FaucetResource(store_url=store_url, catalog=catalog)
+    return _SHARED_RESOURCES[key]
 
 
 class ProfilingScaffolder(dg.Scaffolder):
@@ -129,6 +133,11 @@ class ProfilingComponent(dg.Component, dg.Resolvable, dg.Model):
         default=None,
         description="Store URL; default $FAUCET_STORE_URL, else $DAGSTER_HOME/faucet.db.",
     )
+    catalog: dict[str, Any] | None = Field(
+        default=None,
+        description="The catalog: block (datasets: owners and consumers), merged into the "
+        "catalog after every run that touches a listed dataset; see docs/catalog.md.",
+    )
     provide_resource: bool = Field(
         default=True,
         description="Bind a FaucetResource under resource_key; set false if you bind your own.",
@@ -147,7 +156,7 @@ class ProfilingComponent(dg.Component, dg.Resolvable, dg.Model):
             resource_key=self.resource_key,
             io_manager_key=self.io_manager_key,
         )
-        resources = {self.resource_key: _shared_resource(self.store_url)}
+        resources = {self.resource_key: _shared_resource(self.store_url, self.catalog)}
         return dg.Definitions(
             asset_checks=checks, resources=resources if self.provide_resource else None
         )

@@ -16,6 +16,7 @@ from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_dagster.assets import AssetTarget, baseline_key_of
+from faucet_dagster.lineage import record_materialization_lineage as _record_lineage
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import check_description, column_numbers, markdown_summary
 
@@ -210,6 +211,14 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
             )
         except FaucetError as exc:
             raise dg.Failure(description=f"profiling {key.to_user_string()} failed: {exc}") from exc
+        # -- faucet catalog (lineage issue): the one marked call. Records this materialization's
+        # run, edges with column lineage, schema, owners, contract and its profile in the
+        # catalog; never fails the check (a catalog error is logged as a warning).
+        _record_lineage(
+            context, key, resource_key=opts.resource_key, store=store, run_id=mat.run_id,
+            partition=mat.partition, timestamp=mat.timestamp, materialization=mat.event,
+            profile=prof, outcome=outcome,
+        )  # fmt: skip
         if outcome.duplicate:
             context.log.info(
                 f"faucet: {bkey} materialization of run {mat.run_id} was already profiled; "
@@ -253,6 +262,9 @@ def _result(
         "faucet/finding_count": len(findings),
         "faucet/findings": dg.MetadataValue.json(findings),
         "faucet/row_count": prof.row_count,
+        "faucet/classified": dg.MetadataValue.json(
+            sorted(name for name, col in prof.columns.items() if col.classified)
+        ),
         "faucet/baseline_key": str(last.key),
         "summary": dg.MetadataValue.md(
             markdown_summary(prof, last, history, title=opts.target.key.to_user_string())

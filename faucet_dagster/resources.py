@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import dagster as dg
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, field_validator
 
+from faucet_core.catalog import CatalogConfig, load_catalog_config
+from faucet_core.errors import ConfigError
 from faucet_core.store import ENV_VAR, ProfileStore, default_store_url
 
 __all__ = ["FaucetResource"]
@@ -25,7 +27,25 @@ class FaucetResource(dg.ConfigurableResource):
         default=None,
         description=f"SQLAlchemy URL of the store; default: ${ENV_VAR} or $DAGSTER_HOME/faucet.db",
     )
+    catalog: dict[str, Any] | None = Field(
+        default=None,
+        description="The catalog: block (url, datasets: owners and consumers), merged into the "
+        "catalog after every run that touches a listed dataset; see docs/catalog.md",
+    )
     _store: ProfileStore | None = PrivateAttr(default=None)
+
+    @field_validator("catalog")
+    @classmethod
+    def _valid_catalog(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        try:
+            load_catalog_config(value)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    def catalog_config(self) -> CatalogConfig:
+        """The validated ``catalog:`` block (empty when not set)."""
+        return load_catalog_config(self.catalog)
 
     def resolved_url(self) -> str:
         return self.store_url or default_store_url()

@@ -12,11 +12,23 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from faucet_core.errors import StoreSchemaError
-from faucet_core.store.schema import baseline_keys, meta, metric_counters, profile_runs
+from faucet_core.store.schema import (
+    baseline_keys,
+    catalog_consumers,
+    catalog_datasets,
+    catalog_edges,
+    catalog_profiles,
+    catalog_run_datasets,
+    catalog_runs,
+    catalog_snapshots,
+    meta,
+    metric_counters,
+    profile_runs,
+)
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 2
+LATEST = 3
 _VERSION = "schema_version"
 
 
@@ -31,7 +43,21 @@ def _v2(conn: Connection) -> None:
     metric_counters.create(conn, checkfirst=True)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2}
+def _v3(conn: Connection) -> None:
+    """The catalog: datasets, consumers, runs, lineage edges, config snapshots, profiles."""
+    for table in (
+        catalog_datasets,
+        catalog_consumers,
+        catalog_runs,
+        catalog_run_datasets,
+        catalog_edges,
+        catalog_snapshots,
+        catalog_profiles,
+    ):
+        table.create(conn, checkfirst=True)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 
 
 def current_version(conn: Connection) -> int:

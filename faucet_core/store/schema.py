@@ -14,10 +14,24 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
-__all__ = ["baseline_keys", "meta", "metadata", "metric_counters", "profile_runs"]
+__all__ = [
+    "baseline_keys",
+    "catalog_consumers",
+    "catalog_datasets",
+    "catalog_edges",
+    "catalog_profiles",
+    "catalog_run_datasets",
+    "catalog_runs",
+    "catalog_snapshots",
+    "meta",
+    "metadata",
+    "metric_counters",
+    "profile_runs",
+]
 
 metadata = MetaData()
 
@@ -67,4 +81,115 @@ metric_counters = Table(
     Column("name", String(128), primary_key=True),
     Column("labels", String(1024), primary_key=True),
     Column("value", Float, nullable=False, default=0.0),
+)
+
+# -- The catalog (schema version 3). JSON values are stored as text. ------------------------
+
+# One row per dataset, keyed by the SHA-256 prefix of its canonical URI.
+catalog_datasets = Table(
+    "faucet_datasets",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("uri", String(2048), nullable=False),
+    Column("namespace", String(1024), nullable=False),
+    Column("name", String(1024), nullable=False),
+    Column("owners", Text, nullable=False, default="[]"),
+    Column("schema", Text, nullable=True),
+    Column("schema_run_id", String(256), nullable=True),
+    Column("schema_at", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("uri", name="uq_faucet_dataset_uri"),
+)
+
+# Declared consumers: upserted by name.
+catalog_consumers = Table(
+    "faucet_consumers",
+    metadata,
+    Column("dataset_id", String(16), primary_key=True),
+    Column("name", String(256), primary_key=True),
+    Column("kind", String(64), nullable=False, default=""),
+    Column("contact", String(512), nullable=False, default=""),
+    Column("columns", Text, nullable=False, default="[]"),
+)
+
+# One row per (job, run): its latest state.
+catalog_runs = Table(
+    "faucet_catalog_runs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("job_namespace", String(512), nullable=False),
+    Column("job_name", String(512), nullable=False),
+    Column("run_id", String(256), nullable=False),
+    Column("source", String(32), nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=True),
+    Column("ended_at", DateTime(timezone=True), nullable=True),
+    Column("event_time", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("job_namespace", "job_name", "run_id", name="uq_faucet_catalog_run"),
+    Index("ix_faucet_catalog_runs_run", "run_id"),
+)
+
+# Which run read (input) or wrote (output) which dataset.
+catalog_run_datasets = Table(
+    "faucet_run_datasets",
+    metadata,
+    Column("run", Integer, primary_key=True),
+    Column("dataset_id", String(16), primary_key=True),
+    Column("role", String(8), primary_key=True),
+    Index("ix_faucet_run_datasets_dataset", "dataset_id", "role"),
+)
+
+# Lineage edges source -> sink per job; column_lineage NULL means opaque.
+catalog_edges = Table(
+    "faucet_edges",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source_id", String(16), nullable=False),
+    Column("sink_id", String(16), nullable=False),
+    Column("job_namespace", String(512), nullable=False),
+    Column("job_name", String(512), nullable=False),
+    Column("run_id", String(256), nullable=True),
+    Column("event_time", DateTime(timezone=True), nullable=False),
+    Column("column_lineage", Text, nullable=True),
+    UniqueConstraint("source_id", "sink_id", "job_namespace", "job_name", name="uq_faucet_edge"),
+    Index("ix_faucet_edges_sink", "sink_id"),
+)
+
+# Config snapshots of jobs, with the data contract they declare on a dataset.
+catalog_snapshots = Table(
+    "faucet_config_snapshots",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("job_namespace", String(512), nullable=False),
+    Column("job_name", String(512), nullable=False),
+    Column("dataset_id", String(16), nullable=False, default=""),
+    Column("digest", String(64), nullable=False),
+    Column("run_id", String(256), nullable=True),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("contract_version", String(128), nullable=True),
+    Column("contract_columns", Text, nullable=True),
+    UniqueConstraint(
+        "job_namespace", "job_name", "dataset_id", "digest", name="uq_faucet_snapshot"
+    ),
+    Index("ix_faucet_snapshots_dataset", "dataset_id", "recorded_at"),
+)
+
+# Each run's profile on the dataset it profiled (a browsing copy; the baseline lives in
+# faucet_profile_runs).
+catalog_profiles = Table(
+    "faucet_dataset_profiles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("dataset_id", String(16), nullable=False),
+    Column("run_id", String(256), nullable=False),
+    Column("partition", String(512), nullable=False, default=""),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("row_count", BigInteger, nullable=False),
+    Column("profile", LargeBinary, nullable=False),
+    Column("findings", LargeBinary, nullable=False),
+    UniqueConstraint("dataset_id", "run_id", "partition", name="uq_faucet_dataset_profile"),
+    Index("ix_faucet_dataset_profiles", "dataset_id", "recorded_at"),
 )

@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--host", default="127.0.0.1", help="address to serve on (with --port)")
     m.set_defaults(func=_cmd_metrics)
 
+    from faucet_dagster.cli.catalog import add_catalog_parser
+    from faucet_dagster.cli.lineage import add_lineage_parser
+
+    add_catalog_parser(sub)
+    add_lineage_parser(sub)
+
     s = sub.add_parser("schema", help="print a config block's JSON Schema")
     s.add_argument("block", choices=["profiling"])
     s.set_defaults(func=_cmd_schema)

@@ -62,7 +62,9 @@ def _closed_port() -> int:
         ),
         pytest.param(
             "sqlite:////proc/faucet/faucet.db",
-            "FileNotFoundError: [Errno 2] No such file or directory: '/proc/faucet'",
+            "store URL 'sqlite:////proc/faucet/faucet.db': cannot create the folder "
+            "'/proc/faucet' for the SQLite file (No such file or directory); point the URL at "
+            "a writable place",
             id="sqlite-folder-cannot-be-made",
         ),
     ],

@@ -1,0 +1,66 @@
+"""``faucet lineage ingest|serve``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from faucet_dagster.cli.catalog import open_catalog
+from faucet_dagster.cli.common import add_location_args
+
+__all__ = ["add_lineage_parser"]
+
+
+def _cmd_ingest(args: argparse.Namespace) -> int:
+    from faucet_core.lineage import ingest
+
+    with open_catalog(args) as catalog:
+        result = ingest(catalog, args.sources)
+        if args.json:
+            print(json.dumps({"catalog": catalog.url, **result.to_dict()}))
+            return 0
+        s = result.summary
+        print(
+            f"ingested {s.events} event(s) from {len(result.sources)} source(s) into "
+            f"{catalog.url}: {s.complete} COMPLETE, {s.runs} run(s), {s.datasets} dataset(s) "
+            f"({s.new_datasets} new), {s.edges} edge(s) written"
+        )
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from faucet_core.lineage import LINEAGE_PATH, create_receiver_app
+
+    with open_catalog(args) as catalog:
+        app = create_receiver_app(catalog)
+        print(
+            f"faucet: receiving OpenLineage events on http://{args.host}:{args.port}"
+            f"{LINEAGE_PATH} into {catalog.url}",
+            flush=True,
+        )
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def add_lineage_parser(sub: Any) -> None:
+    """``faucet lineage ...``."""
+    lin = sub.add_parser("lineage", help="OpenLineage: ingest events, receive them over HTTP")
+    lsub = lin.add_subparsers(dest="lineage_command", required=True)
+
+    ing = lsub.add_parser("ingest", help="ingest RunEvents from files, folders or - (stdin)")
+    ing.add_argument("sources", nargs="+", metavar="FILE|DIR|-")
+    add_location_args(ing)
+    ing.add_argument("--json", action="store_true")
+    ing.set_defaults(func=_cmd_ingest)
+
+    srv = lsub.add_parser("serve", help="receive events on POST /api/v1/lineage")
+    add_location_args(srv)
+    srv.add_argument("--port", type=int, default=5000)
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    srv.set_defaults(func=_cmd_serve)

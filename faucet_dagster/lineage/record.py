@@ -1,0 +1,237 @@
+"""Dagster's asset graph and materializations -> the catalog.
+
+:func:`sync_definitions` records a code location's graph on demand (``faucet catalog
+sync``); :func:`record_materialization_lineage` records one materialization (called by
+the profile check after it profiled it, and by the lineage sensor for every asset).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import dagster as dg
+
+from faucet_core.catalog import (
+    Catalog,
+    CatalogConfig,
+    DatasetRef,
+    Observation,
+    RecordSummary,
+    RunRecord,
+    RunState,
+)
+from faucet_core.errors import FaucetError
+from faucet_dagster.lineage.mapping import (
+    asset_dataset,
+    asset_job,
+    column_lineage_of,
+    contract_of,
+    schema_of,
+)
+
+__all__ = [
+    "SyncSummary",
+    "asset_run_record",
+    "dataset_of_key",
+    "record_materialization_lineage",
+    "sync_definitions",
+]
+
+_SCHEMA = "dagster/column_schema"
+_LINEAGE = "dagster/column_lineage"
+
+
+def dataset_of_key(graph: Any, key: dg.AssetKey) -> DatasetRef:
+    """The dataset of ``key`` in ``graph`` (default mapping when the graph lacks it)."""
+    if graph.has(key):
+        node = graph.get(key)
+        return asset_dataset(key, node.metadata, node.tags)
+    return asset_dataset(key)
+
+
+def _snapshot(node: Any) -> dict[str, Any]:
+    config: dict[str, Any] = {
+        "asset": node.key.to_user_string(),
+        "deps": sorted(k.to_user_string() for k in node.parent_keys),
+        "owners": list(node.owners),
+        "group": node.group_name,
+    }
+    if node.code_version:
+        config["code_version"] = node.code_version
+    return config
+
+
+def asset_run_record(
+    graph: Any,
+    key: dg.AssetKey,
+    *,
+    run_id: str | None,
+    when: dt.datetime,
+    metadata: Mapping[str, Any] | None = None,
+    state: RunState = RunState.COMPLETE,
+    with_schema: bool = True,
+) -> RunRecord:
+    """One asset's run as a :class:`RunRecord`: its deps are the inputs, its dataset the
+    output with schema, owners and column lineage (the materialization's metadata wins
+    over the definition's); its ``faucet/contract`` and a config snapshot ride along."""
+    node = graph.get(key)
+    event = dict(metadata or {})
+    definition = node.metadata
+
+    def pick(name: str) -> Any:
+        return event[name] if name in event else definition.get(name)
+
+    parents = sorted(k for k in node.parent_keys if k != key)
+    inputs = tuple(Observation(dataset_of_key(graph, p)) for p in parents)
+    output = Observation(
+        dataset=asset_dataset(key, definition, node.tags),
+        schema=schema_of(pick(_SCHEMA)) if with_schema else None,
+        owners=tuple(node.owners) or None,
+        column_lineage=column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k)),
+    )
+    return RunRecord(
+        job=asset_job(key),
+        run_id=run_id,
+        state=state,
+        event_time=when,
+        source="dagster",
+        inputs=inputs,
+        outputs=(output,),
+        contract=contract_of(key, definition),
+        config=_snapshot(node),
+        replace_inputs=True,
+    )
+
+
+@dataclass(frozen=True)
+class SyncSummary:
+    """What ``faucet catalog sync`` recorded."""
+
+    assets: int
+    summary: RecordSummary
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"assets": self.assets, **self.summary.to_dict()}
+
+
+def sync_definitions(
+    catalog: Catalog, defs: dg.Definitions, *, config: CatalogConfig | None = None
+) -> SyncSummary:
+    """Record every asset of ``defs``: datasets, deps as edges (created, never overriding a
+    run's column lineage; deps no longer declared are dropped), owners, contracts, and the
+    definition's ``dagster/column_schema`` for datasets no run has observed yet."""
+    graph = defs.resolve_asset_graph()
+    known = {e.id for e in catalog.datasets() if e.schema is not None}
+    now = dt.datetime.now(dt.timezone.utc)
+    records = []
+    for key in sorted(graph.get_all_asset_keys()):
+        node = graph.get(key)
+        dataset = asset_dataset(key, node.metadata, node.tags)
+        records.append(
+            asset_run_record(graph, key, run_id=None, when=now, with_schema=dataset.id not in known)
+        )
+    summary = catalog.record(records)
+    if config is not None and config.datasets:
+        catalog.apply_config(config)
+    return SyncSummary(len(records), summary)
+
+
+def _catalog_for(resource: Any, store: Any) -> tuple[Catalog, CatalogConfig]:
+    config = resource.catalog_config() if hasattr(resource, "catalog_config") else CatalogConfig()
+    if config.url:
+        return Catalog(config.url), config
+    if store is None and hasattr(resource, "get_store"):
+        store = resource.get_store()
+    if store is not None:
+        return Catalog(store.engine), config
+    return Catalog(getattr(resource, "resolved_url", lambda: None)()), config
+
+
+def record_in_catalog(
+    catalog: Catalog,
+    config: CatalogConfig,
+    graph: Any,
+    key: dg.AssetKey,
+    *,
+    run_id: str,
+    when: dt.datetime,
+    metadata: Mapping[str, Any] | None,
+    partition: str | None = None,
+    profile: Any = None,
+    outcome: Any = None,
+) -> RecordSummary:
+    """Record one materialization, merge the ``catalog:`` block into the datasets it
+    touched, and record its profile (if any) on the asset's dataset."""
+    record = asset_run_record(graph, key, run_id=run_id, when=when, metadata=metadata)
+    summary = catalog.record([record])
+    if config.datasets:
+        touched = [o.dataset.id for o in (*record.inputs, *record.outputs)]
+        catalog.apply_config(config, touched)
+    if profile is not None:
+        findings: Sequence[Any] = getattr(outcome, "findings", ())
+        status = getattr(getattr(outcome, "status", None), "value", "recorded")
+        catalog.record_profile(
+            record.outputs[0].dataset,
+            run_id=run_id,
+            partition=partition,
+            profile=profile,
+            status=status,
+            findings=[f.to_dict() for f in findings],
+            recorded_at=when,
+        )
+    return summary
+
+
+def record_materialization_lineage(
+    context: Any,
+    asset_key: dg.AssetKey,
+    *,
+    resource_key: str = "faucet",
+    store: Any = None,
+    run_id: str | None = None,
+    partition: str | None = None,
+    timestamp: float | None = None,
+    materialization: dg.AssetMaterialization | None = None,
+    profile: Any = None,
+    outcome: Any = None,
+) -> RecordSummary | None:
+    """Record a materialization of ``asset_key`` in the catalog from inside a step (an asset
+    or an asset check): the run, the edges from its deps with column lineage, schema,
+    owners, contract, the ``catalog:`` block of the FaucetResource, and the profile.
+
+    Never fails the step: a catalog error is logged as a warning and None is returned.
+    """
+    resource = getattr(context.resources, resource_key, None)
+    graph = context.op_execution_context.job_def.asset_layer.asset_graph
+    when = (
+        dt.datetime.fromtimestamp(timestamp, dt.timezone.utc)
+        if timestamp is not None
+        else dt.datetime.now(dt.timezone.utc)
+    )
+    metadata = dict(materialization.metadata) if materialization is not None else None
+    try:
+        catalog, config = _catalog_for(resource, store)
+        try:
+            return record_in_catalog(
+                catalog,
+                config,
+                graph,
+                asset_key,
+                run_id=run_id or context.run.run_id,
+                when=when,
+                metadata=metadata,
+                partition=partition,
+                profile=profile,
+                outcome=outcome,
+            )
+        finally:
+            catalog.close()
+    except FaucetError as exc:
+        context.log.warning(
+            f"faucet: could not record the lineage of {asset_key.to_user_string()} in the "
+            f"catalog: {exc}"
+        )
+        return None
