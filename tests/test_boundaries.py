@@ -46,7 +46,12 @@ def test_importing_faucet_core_loads_no_dagster() -> None:
         "faucet_core.profile",
         "faucet_core.drift",
         "faucet_core.store",
+        "faucet_core.catalog",
+        "faucet_core.lineage",
+        "faucet_core.notify",
+        "faucet_core.impact",
         "faucet_dagster",
+        "faucet_dagster.lineage",
     ],
 )
 def test_all_names_strings_that_resolve(package: str) -> None:

@@ -1,0 +1,168 @@
+"""``faucet plan --impact`` for a Dagster asset: resolve it in a code location, plan its
+output schema, and hand the rest to :func:`faucet_core.impact.plan_impact`.
+
+From the asset's definition metadata: its dataset (the catalog mapping), the declared
+``dagster/column_schema`` and ``dagster/column_lineage``, and two faucet keys:
+
+* ``faucet/renames``: ``{"old": "new"}``, columns the new code renames;
+* ``faucet/drops``: ``["col", ...]``, columns the new code drops on purpose.
+
+The Dagster dependencies of every asset of the location join the catalog's edges in the
+walk (a catalog edge of the same asset wins: it holds the last run's lineage).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+
+from faucet_core.catalog import Catalog, ColumnInput, ColumnLineage, Edge, SchemaField
+from faucet_core.errors import CatalogError, ConfigError, ImpactError
+from faucet_core.impact import (
+    DEFAULT_DEPTH,
+    ImpactReport,
+    PlannedSchema,
+    from_declared,
+    from_lineage,
+    from_sample,
+    plan_impact,
+    unknown,
+)
+from faucet_dagster.lineage.mapping import asset_dataset, asset_job, column_lineage_of, schema_of
+from faucet_dagster.lineage.record import dataset_of_key
+
+__all__ = ["DROPS_KEY", "RENAMES_KEY", "asset_edges", "plan_asset_impact"]
+
+RENAMES_KEY = "faucet/renames"
+DROPS_KEY = "faucet/drops"
+_SCHEMA = "dagster/column_schema"
+_LINEAGE = "dagster/column_lineage"
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+
+
+def _unwrap(value: Any) -> Any:
+    return value.value if isinstance(value, dg.MetadataValue) else value
+
+
+def _renames(key: dg.AssetKey, metadata: Mapping[str, Any]) -> dict[str, str]:
+    raw = _unwrap(metadata.get(RENAMES_KEY))
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and k and v for k, v in raw.items()
+    ):
+        raise ConfigError(
+            f"asset {key.to_user_string()}: metadata {RENAMES_KEY} must map old column names "
+            f'to new ones, e.g. {{"email": "mail"}}; found {raw!r}'
+        )
+    return dict(raw)
+
+
+def _drops(key: dg.AssetKey, metadata: Mapping[str, Any]) -> list[str]:
+    raw = _unwrap(metadata.get(DROPS_KEY))
+    if raw is None:
+        return []
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(c, str) and c for c in raw):
+        raise ConfigError(
+            f"asset {key.to_user_string()}: metadata {DROPS_KEY} must list the column names "
+            f'the asset drops, e.g. ["legacy_id"]; found {raw!r}'
+        )
+    return list(raw)
+
+
+def asset_edges(graph: Any) -> list[Edge]:
+    """Every Dagster dependency of ``graph`` as a catalog edge, with the declared column
+    lineage of the child split per parent (a parent it does not name: opaque)."""
+    out = []
+    for key in sorted(graph.get_all_asset_keys()):
+        node = graph.get(key)
+        sink = asset_dataset(key, node.metadata, node.tags)
+        lineage = column_lineage_of(node.metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
+        for parent in sorted(k for k in node.parent_keys if k != key):
+            source = dataset_of_key(graph, parent)
+            column_lineage = None
+            if lineage is not None:
+                fields = {
+                    out_col: tuple(ColumnInput(r.field) for r in refs if r.dataset == source)
+                    for out_col, refs in lineage.items()
+                }
+                fields = {k: v for k, v in fields.items() if v}
+                column_lineage = ColumnLineage(fields) if fields else None
+            out.append(
+                Edge(
+                    source.id,
+                    source.uri,
+                    sink.id,
+                    sink.uri,
+                    asset_job(key),
+                    None,
+                    _EPOCH,
+                    column_lineage,
+                )
+            )
+    return out
+
+
+def _upstream_schemas(
+    catalog: Catalog, uris: set[str]
+) -> dict[str, tuple[SchemaField, ...] | None]:
+    found: dict[str, tuple[SchemaField, ...] | None] = {}
+    for uri in sorted(uris):
+        try:
+            found[uri] = catalog.dataset(uri).schema
+        except CatalogError:
+            found[uri] = None
+    return found
+
+
+def plan_asset_impact(
+    catalog: Catalog,
+    defs: dg.Definitions,
+    asset: str,
+    *,
+    sample: str | Path | None = None,
+    depth: int = DEFAULT_DEPTH,
+) -> ImpactReport:
+    """The impact report of shipping the current code of ``asset`` (``a/b`` key string):
+    the planned schema from ``sample`` (a .jsonl/.csv/.parquet of what it would now write),
+    else its declared column schema, else its column lineage, else unknown."""
+    from faucet_core.profile.files import iter_file
+
+    graph = defs.resolve_asset_graph()
+    key = dg.AssetKey.from_user_string(asset)
+    if not graph.has(key):
+        known = ", ".join(sorted(k.to_user_string() for k in graph.get_all_asset_keys())[:10])
+        raise ImpactError(
+            f"--select {asset!r}: no such asset in the code location; its assets are: {known}"
+        )
+    node = graph.get(key)
+    metadata = node.metadata
+    dataset = asset_dataset(key, metadata, node.tags)
+    planned: PlannedSchema
+    declared = schema_of(metadata.get(_SCHEMA))
+    lineage = column_lineage_of(metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
+    if sample is not None:
+        planned = from_sample(iter_file(sample))
+    elif declared is not None:
+        planned = from_declared(declared)
+    elif lineage is not None:
+        origins = {o: [(r.dataset.uri, r.field) for r in refs] for o, refs in lineage.items()}
+        uris = {uri for refs in origins.values() for uri, _ in refs}
+        planned = from_lineage(origins, _upstream_schemas(catalog, uris))
+    else:
+        planned = unknown(
+            f"asset {asset} declares no {_SCHEMA} and no {_LINEAGE}, and no sample was given"
+        )
+    return plan_impact(
+        catalog,
+        dataset.uri,
+        planned,
+        renames=_renames(key, metadata),
+        drops=_drops(key, metadata),
+        depth=depth,
+        extra_edges=asset_edges(graph),
+    )
