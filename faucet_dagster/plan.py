@@ -165,4 +165,16 @@ def plan_asset_impact(
         drops=_drops(key, metadata),
         depth=depth,
         extra_edges=asset_edges(graph),
+        extra_owners=asset_owners(graph),
     )
+
+
+def asset_owners(graph: Any) -> dict[str, tuple[str, ...]]:
+    """Dataset id -> the owners the code location declares on the asset writing it."""
+    owners: dict[str, tuple[str, ...]] = {}
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        declared = tuple(getattr(node, "owners", None) or ())
+        if declared:
+            owners[asset_dataset(key, node.metadata, node.tags).id] = declared
+    return owners

@@ -73,8 +73,12 @@ def plan_impact(
     drops: Sequence[str] = (),
     depth: int = DEFAULT_DEPTH,
     extra_edges: Sequence[Edge] = (),
+    extra_owners: Mapping[str, Sequence[str]] | None = None,
 ) -> ImpactReport:
     """Who breaks if ``sink`` (a dataset URI or id) starts writing ``planned``.
+
+    ``extra_owners`` (dataset id -> owners) adds owners known outside the catalog, such as
+    the owners a code location declares on assets no run has recorded yet.
 
     ``renames`` (``{old: new}``) and ``drops`` are what the writer declares it renames and
     drops. ``extra_edges`` are edges known outside the catalog (a code location's asset
@@ -143,6 +147,8 @@ def plan_impact(
     for key in ids:
         node = result.nodes[key]
         uri, owners = info.get(key, (uris.get(key, key), ()))
+        if extra_owners and key in extra_owners:
+            owners = tuple(sorted(set(owners) | set(extra_owners[key])))
         if key == sink_id:
             severity = sink_severity
             written_by: tuple[str, ...] = (last[1],)
