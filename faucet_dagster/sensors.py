@@ -12,12 +12,11 @@ No ``from __future__ import annotations``: Dagster inspects the sensor function'
 """
 
 import datetime as dt
-import hashlib
 import logging
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import dagster as dg
@@ -26,23 +25,18 @@ from faucet_core.config import OnDrift, PolicyConfig, load_profiling_config
 from faucet_core.errors import FaucetError
 from faucet_core.notify import (
     BlocksFn,
-    Channel,
-    ChannelKind,
     Dispatcher,
     DispatchOptions,
     Evaluation,
     EvaluationState,
-    JsonWebhookSender,
     Ledger,
     RetryPolicy,
     Severity,
-    SlackBotSender,
-    SlackWebhookSender,
     TextFn,
     classified_columns,
     findings_from_metadata,
 )
-from faucet_core.notify.slack_send import SLACK_API_URL
+from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
 
 __all__ = [
     "DEFAULT_SENSOR_NAME",
@@ -59,166 +53,6 @@ DEFAULT_TICK_BUDGET_SECONDS = 25.0
 MAX_TICK_BUDGET_SECONDS = 50.0
 _PAGE = 200
 _NOTIFYING = frozenset({OnDrift.NOTIFY, OnDrift.FAIL})
-_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-
-
-def _fingerprint(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
-
-
-def _secret(value: Any, field_name: str, cls: str, example: str) -> None:
-    if not isinstance(value, dg.EnvVar):
-        raise dg.DagsterInvalidDefinitionError(
-            f"{cls}({field_name}=...) must come from the environment, not from code: pass "
-            f"{field_name}=dg.EnvVar({example!r})"
-        )
-
-
-def _name(value: Any, cls: str) -> None:
-    if not isinstance(value, str) or not _NAME.fullmatch(value):
-        raise dg.DagsterInvalidDefinitionError(
-            f"{cls}(name={value!r}) is not a valid destination name: use 1 to 64 letters, "
-            "digits, '_', '.' or '-' (it keys the destination's progress in the cursor)"
-        )
-
-
-def _unset(var: dg.EnvVar, name: str, label: str) -> Channel:
-    env = var.env_var_name
-    return Channel(
-        name=name,
-        kind=ChannelKind.SLACK,
-        label=label,
-        fingerprint=f"unset:{env}",
-        setup_error=(
-            f"environment variable {env} is not set in the process that evaluates sensors "
-            "(the code location): set it there"
-        ),
-    )
-
-
-def _value(var: dg.EnvVar) -> str | None:
-    value = var.get_value()
-    return value.strip() if value and value.strip() else None
-
-
-@dataclass(frozen=True)
-class SlackWebhook:
-    """A Slack incoming webhook: ``SlackWebhook(url=dg.EnvVar("SLACK_WEBHOOK_URL"))``."""
-
-    url: dg.EnvVar
-    name: str = "slack_webhook"
-
-    def __post_init__(self) -> None:
-        _secret(self.url, "url", "SlackWebhook", "SLACK_WEBHOOK_URL")
-        _name(self.name, "SlackWebhook")
-
-    @property
-    def label(self) -> str:
-        return f"{self.name!r} (Slack webhook, URL from ${self.url.env_var_name})"
-
-    def resolve(self) -> Channel:
-        """The channel a tick sends through (the URL is read from the environment now)."""
-        url = _value(self.url)
-        if url is None:
-            return _unset(self.url, self.name, self.label)
-        fp = _fingerprint("slack_webhook", url)
-        try:
-            sender = SlackWebhookSender(url)
-        except FaucetError as exc:
-            return Channel(self.name, ChannelKind.SLACK, self.label, fp, setup_error=str(exc))
-        return Channel(self.name, ChannelKind.SLACK, self.label, fp, sender, secrets=(url,))
-
-
-@dataclass(frozen=True)
-class SlackBot:
-    """A Slack app's bot token posting with ``chat.postMessage`` to ``channel``:
-    ``SlackBot(token=dg.EnvVar("SLACK_BOT_TOKEN"), channel="#data-alerts")``."""
-
-    token: dg.EnvVar
-    channel: str
-    name: str = "slack_bot"
-    base_url: str = SLACK_API_URL
-
-    def __post_init__(self) -> None:
-        _secret(self.token, "token", "SlackBot", "SLACK_BOT_TOKEN")
-        _name(self.name, "SlackBot")
-        if not isinstance(self.channel, str) or not self.channel.strip():
-            raise dg.DagsterInvalidDefinitionError(
-                f"SlackBot(channel={self.channel!r}) is empty: give a channel name "
-                "('#data-alerts') or id ('C0123456789')"
-            )
-        if not self.base_url.startswith(("https://", "http://")):
-            raise dg.DagsterInvalidDefinitionError(
-                f"SlackBot(base_url={self.base_url!r}) is not an http(s) URL "
-                f"(default {SLACK_API_URL!r})"
-            )
-
-    @property
-    def label(self) -> str:
-        return f"{self.name!r} (Slack bot to {self.channel}, token from ${self.token.env_var_name})"
-
-    def resolve(self) -> Channel:
-        """The channel a tick sends through (the token is read from the environment now)."""
-        token = _value(self.token)
-        if token is None:
-            return _unset(self.token, self.name, self.label)
-        fp = _fingerprint("slack_bot", token, self.channel, self.base_url)
-        try:
-            sender = SlackBotSender(token, self.channel, base_url=self.base_url)
-        except FaucetError as exc:
-            return Channel(self.name, ChannelKind.SLACK, self.label, fp, setup_error=str(exc))
-        return Channel(self.name, ChannelKind.SLACK, self.label, fp, sender, secrets=(token,))
-
-
-@dataclass(frozen=True)
-class JsonWebhook:
-    """A generic webhook that receives the notification as JSON:
-    ``JsonWebhook(url=dg.EnvVar("ALERTS_WEBHOOK_URL"))``. ``headers`` are sent with each
-    request; give secret ones (an Authorization) as ``dg.EnvVar`` too."""
-
-    url: dg.EnvVar
-    name: str = "webhook"
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        _secret(self.url, "url", "JsonWebhook", "ALERTS_WEBHOOK_URL")
-        _name(self.name, "JsonWebhook")
-        for key, value in self.headers.items():
-            if not isinstance(key, str) or not isinstance(value, str):
-                raise dg.DagsterInvalidDefinitionError(
-                    f"JsonWebhook(headers=...) maps header names to strings or dg.EnvVar; "
-                    f"got {key!r}: {type(value).__name__}"
-                )
-
-    @property
-    def label(self) -> str:
-        return f"{self.name!r} (JSON webhook, URL from ${self.url.env_var_name})"
-
-    def resolve(self) -> Channel:
-        """The channel a tick sends through (URL and headers are read from the environment)."""
-        url = _value(self.url)
-        if url is None:
-            return _unset(self.url, self.name, self.label)
-        headers: dict[str, str] = {}
-        secrets = [url]
-        for key, value in self.headers.items():
-            if isinstance(value, dg.EnvVar):
-                resolved = _value(value)
-                if resolved is None:
-                    return _unset(value, self.name, self.label)
-                secrets.append(resolved)
-                headers[key] = resolved
-            else:
-                headers[key] = value
-        fp = _fingerprint("json_webhook", url, *sorted(f"{k}={v}" for k, v in headers.items()))
-        try:
-            sender = JsonWebhookSender(url, headers)
-        except FaucetError as exc:
-            return Channel(self.name, ChannelKind.JSON, self.label, fp, setup_error=str(exc))
-        return Channel(self.name, ChannelKind.JSON, self.label, fp, sender, secrets=tuple(secrets))
-
-
-Destination = SlackWebhook | SlackBot | JsonWebhook
 
 
 # -- reading the profile checks' evaluations -----------------------------------------------
