@@ -145,11 +145,11 @@ def _graphql(base: str, query: str, **variables: Any) -> dict[str, Any]:
 
 def test_the_ui_serves_the_check_and_its_evaluations(webserver):
     """One webserver, two questions (starting it is the slow part)."""
-    _check_executions_carry_severity_and_typed_metadata(webserver)
-    _the_asset_lists_its_profile_check(webserver)
+    _assert_check_executions_carry_severity_and_typed_metadata(webserver)
+    _assert_the_asset_lists_its_profile_check(webserver)
 
 
-def _check_executions_carry_severity_and_typed_metadata(webserver: str) -> None:
+def _assert_check_executions_carry_severity_and_typed_metadata(webserver: str) -> None:
     data = _graphql(
         webserver, EXECUTIONS, assetKey={"path": ["orders"]}, checkName="faucet_profile"
     )
@@ -185,7 +185,7 @@ def _check_executions_carry_severity_and_typed_metadata(webserver: str) -> None:
     )
 
 
-def _the_asset_lists_its_profile_check(webserver: str) -> None:
+def _assert_the_asset_lists_its_profile_check(webserver: str) -> None:
     nodes: list[dict[str, Any]] = []
     deadline = time.monotonic() + STARTUP_SECONDS
     while not nodes:  # the code location loads in the background
