@@ -41,7 +41,9 @@ class TableProfile:
         return json.dumps(self.to_dict(sketches=sketches), separators=(",", ":"), allow_nan=False)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableProfile:
+    def from_dict(cls, data: Mapping[str, Any], *, check_sketches: bool = True) -> TableProfile:
+        """Read what :meth:`to_dict` wrote. ``check_sketches=False`` skips deserializing
+        every sketch to validate it (for readers that only use the published statistics)."""
         if not isinstance(data, Mapping):
             raise SketchError(f"a table profile must be a JSON object, got {type(data).__name__}")
         fmt = data.get("format")
@@ -63,18 +65,19 @@ class TableProfile:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise SketchError(f"table profile is damaged: {exc!r}") from None
-        for column in columns:  # a damaged sketch fails here, not in a later merge
-            if column.sketches:
-                ColumnState.from_profile(column, params)
+        if check_sketches:
+            for column in columns:  # a damaged sketch fails here, not in a later merge
+                if column.sketches:
+                    ColumnState.from_profile(column, params)
         return profile
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> TableProfile:
+    def from_json(cls, text: str | bytes, *, check_sketches: bool = True) -> TableProfile:
         try:
             data = json.loads(text)
         except ValueError as exc:
             raise SketchError(f"table profile is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(data, check_sketches=check_sketches)
 
     def merge(self, other: TableProfile) -> TableProfile:
         """The profile of both parts together (partitions, batches): exact counts,
