@@ -13,6 +13,7 @@ from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from faucet_core.errors import StoreSchemaError
 from faucet_core.store.schema import (
+    audit_log,
     baseline_keys,
     catalog_consumers,
     catalog_datasets,
@@ -28,7 +29,7 @@ from faucet_core.store.schema import (
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 3
+LATEST = 4
 _VERSION = "schema_version"
 
 
@@ -57,7 +58,12 @@ def _v3(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(conn: Connection) -> None:
+    """The audit log of the HTTP API (``faucet serve``)."""
+    audit_log.create(conn, checkfirst=True)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 
 
 def current_version(conn: Connection) -> int:

@@ -19,6 +19,7 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "audit_log",
     "baseline_keys",
     "catalog_consumers",
     "catalog_datasets",
@@ -192,4 +193,20 @@ catalog_profiles = Table(
     Column("findings", LargeBinary, nullable=False),
     UniqueConstraint("dataset_id", "run_id", "partition", name="uq_faucet_dataset_profile"),
     Index("ix_faucet_dataset_profiles", "dataset_id", "recorded_at"),
+)
+
+# Who did what over the HTTP API (``faucet serve``), when, and how it ended.
+audit_log = Table(
+    "faucet_audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("target", String(512), nullable=False, default=""),
+    Column("outcome", String(16), nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("detail", Text, nullable=False, default="{}"),
+    Index("ix_faucet_audit_at", "at"),
 )

@@ -90,10 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     from faucet_dagster.cli.catalog import add_catalog_parser
     from faucet_dagster.cli.lineage import add_lineage_parser
     from faucet_dagster.cli.plan import add_plan_parser
+    from faucet_dagster.cli.serve import add_serve_parsers
 
     add_catalog_parser(sub)
     add_lineage_parser(sub)
     add_plan_parser(sub)
+    add_serve_parsers(sub)
 
     s = sub.add_parser("schema", help="print a config block's JSON Schema")
     s.add_argument("block", choices=["profiling"])

@@ -19,7 +19,7 @@ from faucet_core.catalog import (
     RunState,
 )
 from faucet_core.errors import CatalogError
-from faucet_core.store import ProfileStore
+from faucet_core.store import SCHEMA_VERSION, ProfileStore
 from tests.faucet_core.catalog.builders import JOB_B, A, B, C, at, run, schema
 from tests.faucet_core.store.helpers import day
 
@@ -292,7 +292,7 @@ def test_an_ambiguous_prefix_names_the_candidates(catalog: Catalog) -> None:
 def test_the_catalog_shares_the_profile_stores_schema_and_engine(store_url: str) -> None:
     with ProfileStore(store_url) as store:
         cat = Catalog(store.engine)
-        assert cat.schema_version == store.schema_version == 3
+        assert cat.schema_version == store.schema_version == SCHEMA_VERSION
         cat.record([run("r1", 1)])
         cat.close()  # does not dispose the store's engine
         store.record("orders", day(1))

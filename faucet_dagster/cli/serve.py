@@ -1,0 +1,91 @@
+"""``faucet serve`` (the HTTP API) and ``faucet audit`` (its audit log)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from faucet_core.errors import ConfigError
+from faucet_dagster.cli.common import add_location_args, location_of
+
+__all__ = ["add_serve_parsers"]
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from faucet_dagster.server import create_app, load_tokens
+
+    location = location_of(args)
+    if location is None:
+        raise ConfigError("faucet serve needs a code location: -m MODULE or -f FILE")
+    if args.workers < 1:
+        raise ConfigError(f"--workers {args.workers}: give 1 or more")
+    tokens = load_tokens(args.tokens)
+    print(
+        f"faucet serve: {location.name} on http://{args.host}:{args.port} "
+        f"({len(tokens)} token(s), {args.workers} worker(s)); Ctrl-C stops",
+        flush=True,
+    )
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "ws": "none",
+    }
+    if args.workers == 1:
+        uvicorn.run(create_app(location, tokens, args.store), **options)
+        return 0
+    from faucet_dagster.server.app import ENV_SERVE
+
+    spec = {"module": args.module, "file": args.file, "store": args.store, "tokens": args.tokens}
+    os.environ[ENV_SERVE] = json.dumps(spec)  # each worker process builds its own app
+    uvicorn.run(
+        "faucet_dagster.server.app:app_from_env", factory=True, workers=args.workers, **options
+    )
+    return 0
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from faucet_core.store.audit import list_audit
+    from faucet_dagster.cli.common import open_store
+
+    with open_store(args, location_of(args)) as store:
+        entries = list_audit(store.engine, limit=args.limit, action=args.action, actor=args.actor)
+    if args.json:
+        print(json.dumps([e.to_dict() for e in entries], indent=2))
+        return 0
+    if not entries:
+        print("no audit entries")
+        return 0
+    for e in entries:
+        when = e.at.strftime("%Y-%m-%dT%H:%M:%SZ")
+        print(
+            f"{when}  {e.actor} ({e.role})  {e.action} {e.target or '-'}  "
+            f"{e.outcome.value} {e.status}"
+        )
+    return 0
+
+
+def add_serve_parsers(sub: Any) -> None:
+    """``faucet serve`` and ``faucet audit``."""
+    s = sub.add_parser("serve", help="the HTTP API: plan, catalog, lineage, metrics")
+    add_location_args(s, required=True)
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    s.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    s.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
+    s.add_argument("--tokens", help="JSON or YAML file of name/role/token (adds $FAUCET_TOKENS)")
+    s.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    s.set_defaults(func=_cmd_serve)
+
+    a = sub.add_parser("audit", help="list the HTTP API's audit log, newest first")
+    add_location_args(a)
+    a.add_argument("--limit", type=int, default=100, help="entries to show (default 100)")
+    a.add_argument("--action", help="only this action (plan, catalog.annotate, lineage.ingest)")
+    a.add_argument("--actor", help="only this token name")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=_cmd_audit)
