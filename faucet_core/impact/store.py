@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, func, select
@@ -62,11 +63,18 @@ def decode(
     if text is None:
         return None
     try:
-        data = json.loads(text)
-        fields = {str(k): _names(v) for k, v in (data.get("fields") or {}).items()}
-        return fields, _names(data.get("dataset"))
+        return _decode(text)
     except (ValueError, AttributeError, TypeError, IndexError) as exc:
         raise StoreCorruptError(f"{where}: stored column lineage is unreadable ({exc!r})") from None
+
+
+@lru_cache(maxsize=65_536)
+def _decode(text: str) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    # Cached by the stored text: a server answering many plans decodes each edge's lineage
+    # once. Callers never mutate the result.
+    data = json.loads(text)
+    fields = {str(k): _names(v) for k, v in (data.get("fields") or {}).items()}
+    return fields, _names(data.get("dataset"))
 
 
 def edges_from(conn: Connection, sources: Sequence[str]) -> list[RawEdge]:
