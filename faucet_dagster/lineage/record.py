@@ -7,6 +7,7 @@ the profile check after it profiled it, and by the lineage sensor for every asse
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from faucet_core.catalog import (
     RecordSummary,
     RunRecord,
     RunState,
+    SchemaField,
 )
 from faucet_core.errors import FaucetError
 from faucet_dagster.lineage.mapping import (
@@ -150,6 +152,18 @@ def _catalog_for(resource: Any, store: Any) -> tuple[Catalog, CatalogConfig]:
     return Catalog(getattr(resource, "resolved_url", lambda: None)()), config
 
 
+def profile_schema(profile: Any) -> tuple[SchemaField, ...]:
+    """A dataset schema from a profile: each column typed by the JSON types it held, ``null``
+    last (``integer|null``); a column that held only nulls is ``null``."""
+    fields = []
+    for name, column in profile.columns.items():
+        held = sorted(t for t, n in column.types.items() if n and t != "null")
+        if column.null_count or not held:
+            held.append("null")
+        fields.append(SchemaField(name, "|".join(held)))
+    return tuple(fields)
+
+
 def record_in_catalog(
     catalog: Catalog,
     config: CatalogConfig,
@@ -166,6 +180,11 @@ def record_in_catalog(
     """Record one materialization, merge the ``catalog:`` block into the datasets it
     touched, and record its profile (if any) on the asset's dataset."""
     record = asset_run_record(graph, key, run_id=run_id, when=when, metadata=metadata)
+    if profile is not None and record.outputs[0].schema is None:
+        # No declared dagster/column_schema: what the run wrote, as profiled, is the
+        # observed schema (JSON types, e.g. "integer|null"), so impact plans can diff it.
+        output = dataclasses.replace(record.outputs[0], schema=profile_schema(profile))
+        record = dataclasses.replace(record, outputs=(output, *record.outputs[1:]))
     summary = catalog.record([record])
     if config.datasets:
         touched = [o.dataset.id for o in (*record.inputs, *record.outputs)]

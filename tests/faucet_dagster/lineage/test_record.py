@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import dagster as dg
+import pandas as pd
 import pytest
 
 from faucet_core.catalog import Catalog, Consumer, Contract, DatasetRef, JobRef
-from faucet_dagster import FaucetResource
+from faucet_dagster import FaucetResource, build_profile_checks
 from faucet_dagster.lineage import build_lineage_sensor
 from tests.faucet_dagster.lineage.assets import RAW_URI, checks, orders, raw_orders, report
 
@@ -165,3 +166,25 @@ def test_sensor_arguments_are_checked_at_definition_time(
 ) -> None:
     with pytest.raises(dg.DagsterInvalidDefinitionError, match=message):
         build_lineage_sensor(**kwargs)
+
+
+@dg.asset
+def untyped() -> pd.DataFrame:
+    return pd.DataFrame({"id": [1, 2, 3], "note": ["a", None, "c"], "gone": [None] * 3})
+
+
+def test_an_asset_without_a_declared_schema_gets_the_profiled_one(
+    instance: dg.DagsterInstance, sqlite_url: str
+) -> None:
+    dg.materialize(
+        [untyped, *build_profile_checks([untyped])],
+        instance=instance,
+        resources={"faucet": FaucetResource(store_url=sqlite_url)},
+    )
+    with Catalog(sqlite_url) as catalog:
+        schema = catalog.detail("dagster://untyped").dataset.schema
+    assert [(f.name, f.type) for f in schema or ()] == [
+        ("id", "integer"),
+        ("note", "string|null"),
+        ("gone", "null"),
+    ]
