@@ -179,6 +179,14 @@ def current_rss_mib() -> float:
 
 
 # -- machine --------------------------------------------------------------------------------
+def print_machine() -> None:
+    """The closing section every benchmark prints: the machine and the exact command."""
+    print("Machine:")
+    print()
+    print(machine_info())
+    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+
+
 def machine_info() -> str:
     """A markdown list: CPU, cores, memory, Python and library versions."""
     from importlib.metadata import version

@@ -26,7 +26,6 @@ import functools
 import os
 import pstats
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,7 +36,7 @@ import datasketches as ds
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from _common import machine_info, markdown_table, mixed_table
+from _common import markdown_table, mixed_table, print_machine
 
 import faucet_core
 from faucet_core.profile import frames, profiler, state
@@ -319,10 +318,7 @@ def main() -> None:
     print()
     print(markdown_table(["function", "calls", "own s", "cumulative s"], top))
     print()
-    print("Machine:")
-    print()
-    print(machine_info())
-    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+    print_machine()
 
 
 if __name__ == "__main__":

@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 
 from _common import (
     current_rss_mib,
-    machine_info,
     markdown_table,
     mixed_batch,
     mixed_batches,
     mixed_records,
     peak_rss_mib,
+    print_machine,
     rate,
 )
 
@@ -142,10 +141,7 @@ def main() -> None:
         "is opened. peak - ready peak: growth of VmHWM during the run."
     )
     print()
-    print("Machine:")
-    print()
-    print(machine_info())
-    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+    print_machine()
 
 
 if __name__ == "__main__":

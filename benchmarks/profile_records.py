@@ -14,11 +14,9 @@ None for the 1 % null floats, ``datetime`` for the timestamps). Measured:
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-from _common import machine_info, markdown_table, mixed_records, rate, time_runs
+from _common import markdown_table, mixed_records, print_machine, rate, time_runs
 
 import faucet_core
 
@@ -67,10 +65,7 @@ def main() -> None:
     )
     print(markdown_table(["input", "best s", "median s", "rows/s (best)", "rows/s (median)"], body))
     print()
-    print("Machine:")
-    print()
-    print(machine_info())
-    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+    print_machine()
 
 
 if __name__ == "__main__":

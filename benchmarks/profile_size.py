@@ -14,10 +14,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
-import sys
 
-from _common import machine_info, markdown_table, mixed_table
+from _common import markdown_table, mixed_table, print_machine
 
 import faucet_core
 
@@ -106,10 +104,7 @@ def main() -> None:
     ]
     print(markdown_table(header, body))
     print()
-    print("Machine:")
-    print()
-    print(machine_info())
-    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+    print_machine()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,9 +29,9 @@ from _common import (
     COLUMNS_DOC,
     DATA_DIR,
     Timing,
-    machine_info,
     markdown_table,
     mixed_table,
+    print_machine,
     rate,
     time_once,
 )
@@ -220,10 +219,7 @@ def main() -> None:
     print("Columns:")
     print()
     print(COLUMNS_DOC)
-    print("Machine:")
-    print()
-    print(machine_info())
-    print(f"- command: `{' '.join([os.path.relpath(sys.executable), *sys.argv])}`")
+    print_machine()
 
 
 if __name__ == "__main__":
