@@ -1,4 +1,4 @@
-"""Profile files by streaming them: JSON lines, CSV and Parquet."""
+"""Profile files by streaming them: JSON lines, CSV, Parquet and Arrow IPC."""
 
 from __future__ import annotations
 
@@ -15,13 +15,23 @@ from faucet_core.profile.table import TableProfile
 __all__ = ["iter_file", "profile_file"]
 
 _JSONL = {".jsonl", ".ndjson", ".json"}
+_ARROW_IPC = {".arrow", ".arrows", ".ipc", ".feather"}
+_IPC_FILE_MAGIC = b"ARROW1"
+
+
+def _is_ipc_file(path: Path) -> bool:
+    """True for the Arrow IPC file format (Feather v2), False for the stream format."""
+    with path.open("rb") as fh:
+        return fh.read(len(_IPC_FILE_MAGIC)) == _IPC_FILE_MAGIC
 
 
 def iter_file(path: str | Path) -> Any:
     """A streaming source for ``path``: a RecordBatchReader or a record generator."""
     p = Path(path)
     if not p.is_file():
-        raise ProfilingInputError(f"{str(p)!r} is not a file; pass a .jsonl, .csv or .parquet path")
+        raise ProfilingInputError(
+            f"{str(p)!r} is not a file; pass a .jsonl, .csv, .parquet or .arrow path"
+        )
     suffix = p.suffix.lower()
     if suffix == ".parquet":
         import pyarrow as pa
@@ -31,6 +41,14 @@ def iter_file(path: str | Path) -> Any:
         return pa.RecordBatchReader.from_batches(
             pf.schema_arrow, pf.iter_batches(batch_size=ARROW_BATCH_ROWS)
         )
+    if suffix in _ARROW_IPC:
+        import pyarrow as pa
+
+        if not _is_ipc_file(p):
+            return pa.ipc.open_stream(p)
+        ipc = pa.ipc.open_file(p)
+        batches = (ipc.get_batch(i) for i in range(ipc.num_record_batches))
+        return pa.RecordBatchReader.from_batches(ipc.schema, batches)
     if suffix == ".csv":
         import pyarrow.csv as pcsv
 
@@ -38,7 +56,8 @@ def iter_file(path: str | Path) -> Any:
     if suffix in _JSONL:
         return _json_lines(p)
     raise ProfilingInputError(
-        f"{str(p)!r}: unknown file type {suffix!r}; use .jsonl/.ndjson, .csv or .parquet"
+        f"{str(p)!r}: unknown file type {suffix!r}; "
+        "use .jsonl/.ndjson, .csv, .parquet or .arrow/.feather (Arrow IPC)"
     )
 
 
@@ -61,5 +80,5 @@ def _json_lines(path: Path) -> Iterator[Any]:
 
 
 def profile_file(path: str | Path, config: ProfilingConfig | None = None) -> TableProfile:
-    """Profile a JSON lines, CSV or Parquet file without loading it whole."""
+    """Profile a JSON lines, CSV, Parquet or Arrow IPC file without loading it whole."""
     return profile(iter_file(path), config)
