@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["decode_findings", "decode_profile", "encode_findings", "encode_profile"]
 
+_DECODE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 _LEVEL = 1  # the stored JSON is mostly base64 sketches: higher levels cost 3x for 10 % less
 
 
@@ -43,6 +44,10 @@ def decode_profile(blob: bytes, where: str, *, check_sketches: bool = True) -> T
         raise
     except FaucetError as exc:
         raise StoreCorruptError(f"{where}: {exc}") from None
+    except _DECODE_ERRORS as exc:  # a statistic of the wrong type, a missing field
+        raise StoreCorruptError(
+            f"{where}: the stored profile is damaged ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def decode_findings(blob: bytes, where: str) -> tuple[DriftFinding, ...]:
@@ -53,5 +58,5 @@ def decode_findings(blob: bytes, where: str) -> tuple[DriftFinding, ...]:
         return tuple(DriftFinding.from_dict(item) for item in data)
     except StoreCorruptError:
         raise
-    except (ValueError, TypeError, KeyError, FaucetError) as exc:
+    except (*_DECODE_ERRORS, FaucetError) as exc:
         raise StoreCorruptError(f"{where}: stored findings are unreadable ({exc!r})") from None

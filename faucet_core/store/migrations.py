@@ -25,11 +25,12 @@ from faucet_core.store.schema import (
     meta,
     metric_counters,
     profile_runs,
+    quarantine,
 )
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 4
+LATEST = 5
 _VERSION = "schema_version"
 
 
@@ -63,7 +64,12 @@ def _v4(conn: Connection) -> None:
     audit_log.create(conn, checkfirst=True)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+def _v5(conn: Connection) -> None:
+    """The quarantine of damaged runs (``faucet doctor --repair``)."""
+    quarantine.create(conn, checkfirst=True)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
 
 
 def current_version(conn: Connection) -> int:
@@ -72,12 +78,16 @@ def current_version(conn: Connection) -> int:
         return 0
     value = conn.execute(select(meta.c.value).where(meta.c.name == _VERSION)).scalar()
     try:
-        return int(value) if value is not None else 0
-    except ValueError:
+        version = int(value) if value is not None else 0
+    except (ValueError, TypeError):
+        version = -1
+    if version < 0 or (version == 0 and value is not None):
         raise StoreSchemaError(
-            f"the store's schema version {value!r} is not a number; the faucet_meta table "
-            "was edited by hand or belongs to something else"
-        ) from None
+            f"the store's schema version {value!r} is not a version number (1 or more); the "
+            "faucet_meta table was edited by hand or belongs to something else: restore the "
+            "store from a backup, or point the store URL at another database"
+        )
+    return version
 
 
 def migrate(engine: Engine) -> int:

@@ -12,7 +12,7 @@ from faucet_core.profile import TableProfile
 if TYPE_CHECKING:
     from faucet_core.drift import DriftFinding
 
-__all__ = ["BaselineKey", "ProfileRun", "ProfilingOutcome", "RunStatus"]
+__all__ = ["BaselineKey", "ProfileRun", "ProfilingOutcome", "RunStatus", "SkippedRun"]
 
 
 class RunStatus(str, Enum):
@@ -35,6 +35,30 @@ class BaselineKey:
 
 
 @dataclass(frozen=True)
+class SkippedRun:
+    """A stored run that could not be read (damaged), left out of what was asked for."""
+
+    key: BaselineKey
+    row: int
+    """The run's row id in ``faucet_profile_runs`` (what ``faucet doctor --repair`` moves)."""
+    seq: int | None
+    """The run's number in its baseline; None when the stored number itself is damaged."""
+    run_id: str | None
+    reason: str
+    """Why it cannot be read: names the baseline, the run and the column."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key.key,
+            "partition": self.key.partition or None,
+            "row": self.row,
+            "seq": self.seq,
+            "run_id": self.run_id,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
 class ProfilingOutcome:
     """The result of recording one run."""
 
@@ -51,6 +75,12 @@ class ProfilingOutcome:
     recorded_at: dt.datetime
     duplicate: bool = False
     """True when ``run_id`` was already recorded: the stored outcome is returned unchanged."""
+    skipped_runs: tuple[SkippedRun, ...] = ()
+    """Baseline runs left out of the comparison because they are damaged (each names its
+    run and the reason); ``faucet doctor --repair`` moves them to the quarantine table."""
+    in_transaction_error: str | None = None
+    """Why the ``in_transaction`` callback of ``record`` failed (its writes were rolled
+    back; the run itself was recorded), else None."""
 
     @property
     def drifted(self) -> bool:

@@ -32,6 +32,7 @@ __all__ = [
     "metadata",
     "metric_counters",
     "profile_runs",
+    "quarantine",
 ]
 
 metadata = MetaData()
@@ -209,4 +210,20 @@ audit_log = Table(
     Column("status", Integer, nullable=False),
     Column("detail", Text, nullable=False, default="{}"),
     Index("ix_faucet_audit_at", "at"),
+)
+
+# Runs that could not be read, moved aside by ``faucet doctor --repair`` (schema version 5):
+# the raw row as JSON (bytes as base64), so nothing is lost and it can be inspected.
+quarantine = Table(
+    "faucet_quarantine",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(512), nullable=False),
+    Column("partition", String(512), nullable=False, default=""),
+    Column("run_row", Integer, nullable=False),
+    Column("seq", Integer, nullable=True),
+    Column("run_id", String(256), nullable=True),
+    Column("reason", Text, nullable=False),
+    Column("quarantined_at", DateTime(timezone=True), nullable=False),
+    Column("row", Text, nullable=False),
 )
