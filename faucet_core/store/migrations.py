@@ -12,6 +12,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from faucet_core.errors import StoreSchemaError
+from faucet_core.store.engine import reader
 from faucet_core.store.schema import (
     audit_log,
     baseline_keys,
@@ -90,18 +91,32 @@ def current_version(conn: Connection) -> int:
     return version
 
 
+def _newer(version: int) -> StoreSchemaError:
+    return StoreSchemaError(
+        f"the store's schema version {version} is newer than this faucet-dagster "
+        f"understands ({LATEST}); upgrade faucet-dagster"
+    )
+
+
 def migrate(engine: Engine) -> int:
-    """Bring the store to :data:`LATEST`; returns the version it is at."""
+    """Bring the store to :data:`LATEST`; returns the version it is at.
+
+    A store already at :data:`LATEST` is only read (no write lock), so opening it never
+    waits behind, nor blocks, a writer."""
+    with reader(engine).connect() as conn:
+        if conn.dialect.has_table(conn, meta.name):
+            version = current_version(conn)
+            if version == LATEST:
+                return LATEST
+            if version > LATEST:
+                raise _newer(version)
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(7305271)"))  # serialise migrators
         meta.create(conn, checkfirst=True)
         version = current_version(conn)
         if version > LATEST:
-            raise StoreSchemaError(
-                f"the store's schema version {version} is newer than this faucet-dagster "
-                f"understands ({LATEST}); upgrade faucet-dagster"
-            )
+            raise _newer(version)
         for number in range(version + 1, LATEST + 1):
             MIGRATIONS[number](conn)
         if version == 0:
