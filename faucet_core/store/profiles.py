@@ -152,7 +152,9 @@ class ProfileStore:
             else:
                 status = RunStatus.DRIFTED if findings else RunStatus.STABLE
             for run in bad:
-                log.warning("faucet: %s; it was left out of the baseline (%s)", run.reason, REPAIR_HINT)
+                log.warning(
+                    "faucet: %s; it was left out of the baseline (%s)", run.reason, REPAIR_HINT
+                )
             joins = not (status is RunStatus.DRIFTED and config.on_drift is OnDrift.FAIL)
             conn.execute(
                 profile_runs.insert().values(
@@ -409,7 +411,11 @@ class ProfileStore:
             raise self._error(exc, f"cannot {doing} in {self.url}") from None
 
     def _write(self, action: str, key: BaselineKey) -> Any:
-        return _Transaction(self, f"cannot {action} baseline {key} in {self.url}")
+        return self._transaction(f"cannot {action} baseline {key} in {self.url}")
+
+    def _transaction(self, prefix: str) -> Any:
+        """``with store._transaction("cannot ... in URL") as conn``: one write transaction."""
+        return _Transaction(self, prefix)
 
     def _lock(self, conn: Connection, key: BaselineKey) -> tuple[int, int]:
         """Lock the baseline row of ``key`` (creating it), even while a ``reset`` deletes it:
@@ -489,7 +495,7 @@ def _run_callback(
     try:
         with conn.begin_nested():
             callback(conn, outcome)
-    except Exception as exc:  # noqa: BLE001 - reported in the outcome; the run still commits
+    except Exception as exc:
         text = str(exc) if isinstance(exc, FaucetError) else f"{type(exc).__name__}: {exc}"
         return dataclasses.replace(outcome, in_transaction_error=redact(text))
     return outcome

@@ -15,7 +15,9 @@ MASK = "***"
 
 # ``scheme://user:password@host``: the password is whatever sits between the first ``:``
 # after ``//`` and the last ``@`` before the host (passwords may hold ``@``, ``/`` or ``:``).
-_USERINFO = re.compile(r"(?P<head>://[^\s:/@'\"]*):(?P<secret>[^\s'\"]*)@(?=[^\s@'\"]*(?:[\s'\"]|$))")
+_USERINFO = re.compile(
+    r"(?P<head>://[^\s:/@'\"]*):(?P<secret>[^\s'\"]*)@(?=[^\s@'\"]*(?:[\s'\"]|$))"
+)
 # ``password=...`` in a query string or a libpq keyword DSN, ``Authorization: Bearer ...``.
 _SETTING = re.compile(
     r"(?P<head>\b(?:password|passwd|pwd|secret|token|api_key|apikey|access_token)\s*[=:]\s*)"

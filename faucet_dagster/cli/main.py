@@ -48,6 +48,7 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from faucet_dagster.cli import profiling
     from faucet_dagster.cli.common import add_location_args
+    from faucet_dagster.cli.doctor import cmd_doctor
 
     parser = argparse.ArgumentParser(
         prog="faucet", description="faucet: column profiling, drift and change impact for Dagster"
@@ -76,10 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
     reset.add_argument("--json", action="store_true")
     reset.set_defaults(func=profiling.cmd_reset)
 
-    doctor = sub.add_parser("doctor", help="store reachable, schema version, baseline depths")
+    doctor = sub.add_parser(
+        "doctor", help="store reachable, schema complete, every baseline readable; exit 1 if not"
+    )
     add_location_args(doctor)
     doctor.add_argument("--json", action="store_true")
-    doctor.set_defaults(func=profiling.cmd_doctor)
+    doctor.add_argument(
+        "--repair",
+        action="store_true",
+        help="move damaged and orphan runs to the quarantine table faucet_quarantine",
+    )
+    doctor.set_defaults(func=cmd_doctor)
 
     m = sub.add_parser("metrics", help="print (or serve) the Prometheus metrics of the store")
     add_location_args(m)

@@ -1,19 +1,20 @@
-"""``faucet profiling show|reset`` and ``faucet doctor``."""
+"""``faucet profiling show|reset`` (``faucet doctor`` lives in :mod:`.doctor`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ConfigError
-from faucet_core.store import BaselineKey, ProfileRun, ProfileStore, RunStatus
+from faucet_core.store import BaselineKey, ProfileRun, ProfileStore, SkippedRun
 from faucet_dagster.cli.common import location_of, open_store
 from faucet_dagster.cli.render import render_column
 from faucet_dagster.summary import sparkline
 
-__all__ = ["cmd_doctor", "cmd_reset", "cmd_show"]
+__all__ = ["cmd_reset", "cmd_show"]
 
 
 def _selected(store: ProfileStore, select: list[str] | None) -> list[BaselineKey]:
@@ -58,33 +59,44 @@ def render_key(key: BaselineKey, runs: list[ProfileRun], *, full: bool) -> str:
     return "\n".join(lines)
 
 
+def _warn_damaged(skipped: list[SkippedRun]) -> None:
+    for run in skipped:
+        print(
+            f"warning: {run.reason}; it is left out (run `faucet doctor --repair` to move it "
+            "to the quarantine table)",
+            file=sys.stderr,
+        )
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     location, _configs_by_key = _configs(args)
     with open_store(args, location) as store:
         keys = _selected(store, args.select)
-        if args.json:
-            out = []
-            for key in keys:
-                runs = store.history(key.key, partition=key.partition or None)
-                out.append(
-                    {
-                        "key": key.key,
-                        "partition": key.partition or None,
-                        "baseline_runs": sum(1 for r in runs if r.in_baseline),
-                        "latest": runs[-1].to_dict(sketches=False) if runs else None,
-                    }
-                )
-            print(json.dumps(out, indent=2, default=str))
-            return 0
-        if not keys:
-            print(f"no profiles recorded in {store.url}")
-            return 0
-        blocks = []
-        for key in keys:
-            runs = store.history(key.key, partition=key.partition or None)
-            if runs:
-                blocks.append(render_key(key, runs, full=args.full))
-        print("\n\n".join(blocks))
+        reads = [
+            (key, store.read_history(key.key, partition=key.partition or None)) for key in keys
+        ]
+    for _, read in reads:
+        _warn_damaged(read.skipped)
+    if args.json:
+        out = []
+        for key, read in reads:
+            runs = read.runs
+            out.append(
+                {
+                    "key": key.key,
+                    "partition": key.partition or None,
+                    "baseline_runs": sum(1 for r in runs if r.in_baseline),
+                    "latest": runs[-1].to_dict(sketches=False) if runs else None,
+                    "damaged_runs": [s.to_dict() for s in read.skipped],
+                }
+            )
+        print(json.dumps(out, indent=2, default=str))
+        return 0
+    if not keys:
+        print(f"no profiles recorded in {store.url}")
+        return 0
+    blocks = [render_key(key, read.runs, full=args.full) for key, read in reads if read.runs]
+    print("\n\n".join(blocks))
     return 0
 
 
@@ -103,46 +115,4 @@ def cmd_reset(args: argparse.Namespace) -> int:
             total += count
         if args.json:
             print(json.dumps({"reset": keys, "runs": total}))
-    return 0
-
-
-def cmd_doctor(args: argparse.Namespace) -> int:
-    location, configs = _configs(args)
-    report: dict[str, Any] = {"store": None, "schema_version": None, "checks": []}
-    with open_store(args, location) as store:
-        report["store"] = store.url
-        report["schema_version"] = store.check()
-        known = set(store.keys())
-        names = sorted(set(configs) | {k.key for k in known})
-        for name in names:
-            cfg = configs.get(name, ProfilingConfig())
-            parts = sorted(k for k in known if k.key == name) or [BaselineKey(name)]
-            for key in parts:
-                depth = store.baseline_depth(key.key, partition=key.partition or None)
-                latest = store.latest(key.key, partition=key.partition or None)
-                if depth < cfg.min_history:
-                    state = f"warming up: {depth} of {cfg.min_history} run(s)"
-                else:
-                    state = f"{depth} run(s) in the baseline"
-                report["checks"].append(
-                    {
-                        "key": str(key),
-                        "baseline_runs": depth,
-                        "min_history": cfg.min_history,
-                        "state": state,
-                        "last_status": latest.status.value if latest else None,
-                        "last_drifted": bool(latest and latest.status is RunStatus.DRIFTED),
-                        "findings": len(latest.findings) if latest else 0,
-                    }
-                )
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
-    print(f"store: {report['store']} (reachable, schema version {report['schema_version']})")
-    if not report["checks"]:
-        print("no profile checks or baselines found")
-    for c in report["checks"]:
-        last = c["last_status"] or "never ran"
-        drift = f" ({c['findings']} finding(s))" if c["last_drifted"] else ""
-        print(f"  {c['key']}: {c['state']}; last run {last}{drift}")
     return 0
