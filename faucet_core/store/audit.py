@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, insert, select, type_coerce
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.types import NullType
 
-from faucet_core.errors import StoreError
+from faucet_core.errors import StoreCorruptError
+from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
+from faucet_core.store.redact import redact
 from faucet_core.store.schema import audit_log
 
 __all__ = ["AuditEntry", "Outcome", "list_audit", "record_audit", "write_audit"]
@@ -97,7 +100,10 @@ def write_audit(engine: Engine, **entry: Any) -> None:
         with engine.begin() as conn:
             record_audit(conn, **entry)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot write the audit log: {exc}") from None
+        where = redact(engine.url.render_as_string(hide_password=True))
+        raise database_error(
+            exc, f"cannot write the audit log in {where}", timeout=DEFAULT_BUSY_TIMEOUT
+        ) from None
 
 
 def list_audit(
@@ -109,27 +115,47 @@ def list_audit(
 ) -> list[AuditEntry]:
     """The newest ``limit`` entries, newest first; optionally of one action or actor."""
     t = audit_log.c
-    query = select(audit_log).order_by(t.id.desc()).limit(max(0, limit))
+    raw = [type_coerce(c, NullType()).label(c.name) for c in audit_log.c]  # converted below
+    query = select(*raw).order_by(t.id.desc()).limit(max(0, limit))
     if action:
         query = query.where(t.action == action)
     if actor:
         query = query.where(t.actor == actor)
+    where = engine.url.render_as_string(hide_password=True)
     try:
-        with engine.connect() as conn:
+        with reader(engine).connect() as conn:
             rows = conn.execute(query).all()
+            dialect = conn.dialect
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot read the audit log: {exc}") from None
-    return [
-        AuditEntry(
+        raise database_error(
+            exc, f"cannot read the audit log in {redact(where)}", timeout=DEFAULT_BUSY_TIMEOUT
+        ) from None
+    return [_entry(r, dialect) for r in rows]
+
+
+def _entry(r: Any, dialect: Any) -> AuditEntry:
+    """One entry from its raw row; a damaged row is a StoreCorruptError naming it."""
+    try:
+        at = audit_log.c.at.type.dialect_impl(dialect).result_processor(dialect, None)
+        when = at(r.at) if at is not None and isinstance(r.at, str) else r.at
+        if not isinstance(when, dt.datetime):
+            raise TypeError(f"at {r.at!r} is not a timestamp")
+        detail = json.loads(r.detail or "{}")
+        if not isinstance(detail, dict):
+            raise TypeError("detail is not a JSON object")
+        return AuditEntry(
             id=int(r.id),
-            at=_utc(r.at),
-            actor=r.actor,
-            role=r.role,
-            action=r.action,
-            target=r.target,
+            at=_utc(when),
+            actor=str(r.actor),
+            role=str(r.role),
+            action=str(r.action),
+            target=str(r.target),
             outcome=Outcome(r.outcome),
             status=int(r.status),
-            detail=json.loads(r.detail or "{}"),
+            detail=detail,
         )
-        for r in rows
-    ]
+    except (ValueError, TypeError) as exc:
+        raise StoreCorruptError(
+            f"audit entry {r.id}: the stored row is unreadable ({exc}); delete it from "
+            "faucet_audit_log"
+        ) from None

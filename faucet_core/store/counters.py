@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from faucet_core.errors import StoreCorruptError
 from faucet_core.store.schema import metric_counters
 
 __all__ = ["add_counters", "read_counters", "set_gauges"]
@@ -53,4 +54,16 @@ def read_counters(conn: Connection) -> list[tuple[str, dict[str, str], float]]:
     rows = conn.execute(
         select(metric_counters).order_by(metric_counters.c.name, metric_counters.c.labels)
     )
-    return [(r.name, json.loads(r.labels), float(r.value)) for r in rows]
+    out = []
+    for r in rows:
+        try:
+            labels = json.loads(r.labels)
+            if not isinstance(labels, dict):
+                raise TypeError(f"a {type(labels).__name__}, not an object")
+            out.append((str(r.name), {str(k): str(v) for k, v in labels.items()}, float(r.value)))
+        except (ValueError, TypeError) as exc:
+            raise StoreCorruptError(
+                f"metric {r.name}: stored labels or value are unreadable ({exc}); delete the "
+                "row from faucet_metric_counters (the counter restarts from zero)"
+            ) from None
+    return out

@@ -131,10 +131,10 @@ def run_of(
     return ProfileRun(
         key=key,
         seq=_number(v["seq"], "seq", where, minimum=1),
-        run_id=None if v["run_id"] is None else str(v["run_id"]),
+        run_id=None if v["run_id"] is None else _check(v["run_id"], str, "run_id", where),
         recorded_at=_utc(recorded_at),
         status=status_of(v["status"], where),
-        in_baseline=_flag(v["in_baseline"], "in_baseline", where),
+        in_baseline=_flag(raw.values.get("in_baseline"), "in_baseline", where),
         baseline_runs=_number(v["baseline_runs"], "baseline_runs", where),
         row_count=_number(v["row_count"], "row_count", where),
         profile=decode(v["profile"], where),
