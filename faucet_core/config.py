@@ -57,7 +57,8 @@ class ValueDetector(str, Enum):
 
 DEFAULT_SENSITIVITY: dict[DriftMethod, float] = {DriftMethod.ZSCORE: 3.0, DriftMethod.IQR: 1.5}
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+# allow_inf_nan=False: an infinite or NaN sensitivity (or share) would silence or break detection.
+_STRICT = ConfigDict(extra="forbid", frozen=True, use_enum_values=False, allow_inf_nan=False)
 
 
 class PolicyRule(BaseModel):

@@ -19,11 +19,11 @@ import typing
 from typing import Annotated, Any, Literal, Union
 
 import dagster as dg
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from faucet_core.config import ProfilingConfig, format_validation_error
 from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
-from faucet_dagster.resources import FaucetResource
+from faucet_dagster.resources import FaucetResource, check_store_url
 
 __all__ = ["ProfilingComponent"]
 
@@ -131,6 +131,7 @@ class ProfilingComponent(dg.Component, dg.Resolvable, dg.Model):
     )
     store_url: str | None = Field(
         default=None,
+        validate_default=True,
         description="Store URL; default $FAUCET_STORE_URL, else $DAGSTER_HOME/faucet.db.",
     )
     catalog: dict[str, Any] | None = Field(
@@ -143,6 +144,14 @@ class ProfilingComponent(dg.Component, dg.Resolvable, dg.Model):
         description="Bind a FaucetResource under resource_key; set false if you bind your own.",
     )
     resource_key: str = Field(default="faucet")
+    # (store URL checks: a rejected URL is never echoed, it may hold a password)
+    model_config = ConfigDict(hide_input_in_errors=True)
+
+    @field_validator("store_url", mode="before")
+    @classmethod
+    def _valid_store_url(cls, value: Any) -> Any:
+        return check_store_url(value)
+
     io_manager_key: str = Field(default="io_manager")
     check_name: str = Field(default=DEFAULT_CHECK_NAME)
 

@@ -5,13 +5,34 @@ from __future__ import annotations
 from typing import Any
 
 import dagster as dg
-from pydantic import Field, PrivateAttr, field_validator
+from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 
 from faucet_core.catalog import CatalogConfig, load_catalog_config
 from faucet_core.errors import ConfigError
-from faucet_core.store import ENV_VAR, ProfileStore, default_store_url
+from faucet_core.store import ENV_VAR, ProfileStore, default_store_url, redact, validate_store_url
 
-__all__ = ["FaucetResource"]
+__all__ = ["FaucetResource", "check_store_url"]
+
+
+def check_store_url(value: Any) -> Any:
+    """Validate a ``store_url`` when the code location loads (a ``dg.EnvVar`` by the value
+    it has now, if any; ``None`` by ``FAUCET_STORE_URL`` or the default file), so an
+    unsupported database fails at load, naming the supported ones, not at the first check.
+    Raises ValueError with the password replaced by ``***``."""
+    if isinstance(value, dg.EnvVar):
+        current = value.get_value()
+        if current is None:
+            return value  # Dagster reports an unset variable when it resolves it
+        url: Any = current
+    else:
+        url = value
+    if url is not None and not isinstance(url, str):
+        raise ValueError(f"store_url must be a string URL, not a {type(url).__name__}")
+    try:
+        validate_store_url(url)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    return value
 
 
 class FaucetResource(dg.ConfigurableResource):
@@ -20,11 +41,16 @@ class FaucetResource(dg.ConfigurableResource):
     ``store_url`` is any SQLAlchemy URL of SQLite or PostgreSQL. Left empty it is
     read from ``FAUCET_STORE_URL``, else an embedded SQLite file next to the
     Dagster instance (``$DAGSTER_HOME/faucet.db``). Pass ``dg.EnvVar("...")``
-    to keep a PostgreSQL password out of code.
+    to keep a PostgreSQL password out of code. The URL is checked when the code
+    location loads; no message or repr ever shows its password.
     """
+
+    # Validation errors must not echo the URL they reject (it may hold a password).
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     store_url: str | None = Field(
         default=None,
+        validate_default=True,
         description=f"SQLAlchemy URL of the store; default: ${ENV_VAR} or $DAGSTER_HOME/faucet.db",
     )
     catalog: dict[str, Any] | None = Field(
@@ -34,14 +60,23 @@ class FaucetResource(dg.ConfigurableResource):
     )
     _store: ProfileStore | None = PrivateAttr(default=None)
 
+    @field_validator("store_url", mode="before")
+    @classmethod
+    def _valid_store_url(cls, value: Any) -> Any:
+        return check_store_url(value)
+
     @field_validator("catalog")
     @classmethod
     def _valid_catalog(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         try:
             load_catalog_config(value)
         except ConfigError as exc:
-            raise ValueError(str(exc)) from None
+            raise ValueError(redact(str(exc))) from None
         return value
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            yield name, redact(value) if isinstance(value, str) else value
 
     def catalog_config(self) -> CatalogConfig:
         """The validated ``catalog:`` block (empty when not set)."""
