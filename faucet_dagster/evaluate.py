@@ -16,7 +16,7 @@ from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_dagster.assets import AssetTarget, baseline_key_of
-from faucet_dagster.lineage import record_materialization_lineage as _record_lineage
+from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import check_description, column_numbers, markdown_summary
 
@@ -201,6 +201,14 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
         data = _load(context, opts, mat)
         try:
             prof = profile(data, cfg)
+            # -- faucet catalog (issue 12, store + catalog in one transaction): this
+            # materialization's run, edges, schema, owners, contract and profile are written
+            # inside store.record's transaction (see CatalogWrite); never fails the check.
+            lineage = _CatalogWrite(
+                context, key, resource_key=opts.resource_key, store=store, run_id=mat.run_id,
+                partition=mat.partition, timestamp=mat.timestamp, materialization=mat.event,
+                profile=prof,
+            )  # fmt: skip
             outcome = store.record(
                 bkey,
                 prof,
@@ -208,17 +216,11 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
                 partition=mat.partition if per_partition else None,
                 run_id=mat.run_id if mat.partition is None else f"{mat.run_id}:{mat.partition}",
                 recorded_at=dt.datetime.fromtimestamp(mat.timestamp, dt.timezone.utc),
+                in_transaction=lineage.in_store_transaction,
             )
         except FaucetError as exc:
             raise dg.Failure(description=f"profiling {key.to_user_string()} failed: {exc}") from exc
-        # -- faucet catalog (lineage issue): the one marked call. Records this materialization's
-        # run, edges with column lineage, schema, owners, contract and its profile in the
-        # catalog; never fails the check (a catalog error is logged as a warning).
-        _record_lineage(
-            context, key, resource_key=opts.resource_key, store=store, run_id=mat.run_id,
-            partition=mat.partition, timestamp=mat.timestamp, materialization=mat.event,
-            profile=prof, outcome=outcome,
-        )  # fmt: skip
+        lineage.finish(outcome)  # the catalog: block; a catalog error is logged as a warning
         if outcome.duplicate:
             context.log.info(
                 f"faucet: {bkey} materialization of run {mat.run_id} was already profiled; "

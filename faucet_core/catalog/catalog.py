@@ -4,7 +4,6 @@ faucet store (SQLite or PostgreSQL, the same URL and schema as :class:`ProfileSt
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,9 +41,15 @@ from faucet_core.catalog.uri import (
     looks_like_uri,
     split_uri,
 )
-from faucet_core.catalog.write import RecordSummary, ensure_datasets, record_batch, upsert_ignore
+from faucet_core.catalog.write import (
+    CATALOG_LOCK,
+    PROFILE_HISTORY,
+    RecordSummary,
+    record_batch,
+    upsert_ignore,
+    write_profile,
+)
 from faucet_core.errors import CatalogError, FaucetError, StoreError
-from faucet_core.store.codec import encode_profile
 from faucet_core.store.engine import make_engine
 from faucet_core.store.migrations import migrate
 from faucet_core.store.schema import catalog_consumers, catalog_datasets, catalog_profiles
@@ -52,9 +57,7 @@ from faucet_core.store.url import normalize_url
 
 __all__ = ["PROFILE_HISTORY", "Catalog"]
 
-PROFILE_HISTORY = 100
-"""Profiles kept per dataset (the catalog's copy is for browsing)."""
-_PG_LOCK = 7305272  # one catalog writer at a time on PostgreSQL (SQLite: BEGIN IMMEDIATE)
+_PG_LOCK = CATALOG_LOCK  # one catalog writer at a time on PostgreSQL (SQLite: BEGIN IMMEDIATE)
 
 
 def _reason(exc: SQLAlchemyError) -> str:
@@ -157,45 +160,17 @@ class Catalog:
         """Record one run's profile on ``dataset`` (replacing the same run's, if any) and keep
         the newest :data:`PROFILE_HISTORY`."""
         when = utc(recorded_at or dt.datetime.now(dt.timezone.utc))
-        p = catalog_profiles.c
-        row = {
-            "dataset_id": dataset.id,
-            "run_id": run_id,
-            "partition": partition or "",
-            "recorded_at": when,
-            "status": status,
-            "row_count": int(profile.row_count),
-            "profile": encode_profile(profile),
-            "findings": json.dumps(list(findings), default=str).encode("utf-8"),
-        }
         with self._write("record a profile in") as conn:
-            ensure_datasets(conn, [dataset], when)
-            conn.execute(
-                delete(catalog_profiles).where(
-                    p.dataset_id == dataset.id, p.run_id == run_id, p.partition == row["partition"]
-                )
+            write_profile(
+                conn,
+                dataset,
+                run_id=run_id,
+                profile=profile,
+                status=status,
+                findings=findings,
+                partition=partition,
+                recorded_at=when,
             )
-            conn.execute(catalog_profiles.insert().values(**row))
-            cutoff = conn.execute(
-                select(p.id)
-                .where(p.dataset_id == dataset.id)
-                .order_by(p.recorded_at.desc(), p.id.desc())
-                .offset(PROFILE_HISTORY)
-                .limit(1)
-            ).scalar()
-            if cutoff is not None:
-                keep = (
-                    select(p.id)
-                    .where(p.dataset_id == dataset.id)
-                    .order_by(p.recorded_at.desc(), p.id.desc())
-                    .limit(PROFILE_HISTORY)
-                    .subquery()
-                )
-                conn.execute(
-                    delete(catalog_profiles).where(
-                        p.dataset_id == dataset.id, p.id.not_in(select(keep.c.id))
-                    )
-                )
 
     # -- reading ----------------------------------------------------------------------------
     def resolve(self, ref: str) -> str:

@@ -1,17 +1,20 @@
 """Writing run records into the catalog: one batch, merged in Python, written in bulk.
 
-Every function takes the open transaction's connection; the caller (``Catalog``) owns
-the transaction, so a failure anywhere writes nothing.
+Every function takes the open transaction's connection; the caller owns the transaction
+(``Catalog``, or ``ProfileStore.record`` when a profile check writes its baseline run and
+the catalog's copy in one commit), so a failure anywhere writes nothing. On PostgreSQL a
+catalog writer first takes :func:`lock_catalog`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from faucet_core.catalog.codec import config_digest, dumps, encode_lineage, encode_schema, utc
@@ -24,17 +27,39 @@ from faucet_core.catalog.model import (
     RunRecord,
     RunState,
 )
+from faucet_core.store.codec import encode_profile
 from faucet_core.store.schema import (
     catalog_datasets,
     catalog_edges,
+    catalog_profiles,
     catalog_run_datasets,
     catalog_runs,
     catalog_snapshots,
 )
 
-__all__ = ["RecordSummary", "chunks", "ensure_datasets", "record_batch", "upsert_ignore"]
+__all__ = [
+    "CATALOG_LOCK",
+    "PROFILE_HISTORY",
+    "RecordSummary",
+    "chunks",
+    "ensure_datasets",
+    "lock_catalog",
+    "record_batch",
+    "upsert_ignore",
+    "write_profile",
+]
 
 CHUNK = 400
+CATALOG_LOCK = 7305272
+"""PostgreSQL advisory lock id: one catalog writer at a time (SQLite: BEGIN IMMEDIATE)."""
+PROFILE_HISTORY = 100
+"""Profiles kept per dataset (the catalog's copy is for browsing)."""
+
+
+def lock_catalog(conn: Connection) -> None:
+    """Serialise catalog writers on PostgreSQL (held until the transaction ends)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text(f"SELECT pg_advisory_xact_lock({CATALOG_LOCK})"))
 
 
 @dataclass(frozen=True)
@@ -435,3 +460,57 @@ def record_batch(conn: Connection, records: Sequence[RunRecord], now: dt.datetim
         edges=edges,
         complete=sum(1 for r in records if r.state is RunState.COMPLETE),
     )
+
+
+def write_profile(
+    conn: Connection,
+    dataset: DatasetRef,
+    *,
+    run_id: str,
+    profile: Any,
+    status: str,
+    findings: Sequence[dict[str, Any]] = (),
+    partition: str | None = None,
+    recorded_at: dt.datetime,
+) -> None:
+    """Record one run's profile on ``dataset`` (replacing the same run's, if any) and keep
+    the newest :data:`PROFILE_HISTORY`, inside the caller's transaction."""
+    when = utc(recorded_at)
+    p = catalog_profiles.c
+    row = {
+        "dataset_id": dataset.id,
+        "run_id": run_id,
+        "partition": partition or "",
+        "recorded_at": when,
+        "status": status,
+        "row_count": int(profile.row_count),
+        "profile": encode_profile(profile),
+        "findings": json.dumps(list(findings), default=str).encode("utf-8"),
+    }
+    ensure_datasets(conn, [dataset], when)
+    conn.execute(
+        delete(catalog_profiles).where(
+            p.dataset_id == dataset.id, p.run_id == run_id, p.partition == row["partition"]
+        )
+    )
+    conn.execute(catalog_profiles.insert().values(**row))
+    cutoff = conn.execute(
+        select(p.id)
+        .where(p.dataset_id == dataset.id)
+        .order_by(p.recorded_at.desc(), p.id.desc())
+        .offset(PROFILE_HISTORY)
+        .limit(1)
+    ).scalar()
+    if cutoff is not None:
+        keep = (
+            select(p.id)
+            .where(p.dataset_id == dataset.id)
+            .order_by(p.recorded_at.desc(), p.id.desc())
+            .limit(PROFILE_HISTORY)
+            .subquery()
+        )
+        conn.execute(
+            delete(catalog_profiles).where(
+                p.dataset_id == dataset.id, p.id.not_in(select(keep.c.id))
+            )
+        )

@@ -47,7 +47,8 @@ def raw_runs(*columns: str) -> Select[Any]:
     chosen = [profile_runs.c[name] for name in columns] if columns else list(profile_runs.c)
     if "id" not in {c.name for c in chosen}:
         chosen.insert(0, profile_runs.c.id)
-    return select(*[type_coerce(c, NullType()).label(c.name) for c in chosen])
+    labelled: list[Any] = [type_coerce(c, NullType()).label(c.name) for c in chosen]
+    return select(*labelled)
 
 
 def to_raw(row: Any) -> RawRun:

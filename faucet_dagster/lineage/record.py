@@ -25,6 +25,7 @@ from faucet_core.catalog import (
     RunState,
     SchemaField,
 )
+from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
 from faucet_dagster.lineage.mapping import (
     asset_dataset,
@@ -35,6 +36,7 @@ from faucet_dagster.lineage.mapping import (
 )
 
 __all__ = [
+    "CatalogWrite",
     "SyncSummary",
     "asset_run_record",
     "dataset_of_key",
@@ -254,3 +256,109 @@ def record_materialization_lineage(
             f"catalog: {exc}"
         )
         return None
+
+
+class CatalogWrite:
+    """The catalog's record of one profiled materialization, written in the same transaction
+    as the baseline run when the catalog lives in the store's database.
+
+    ``store.record(..., in_transaction=write.in_store_transaction)`` writes the run record
+    (datasets, edges, schema, owners, contract) and the catalog's copy of the profile
+    inside ``record``'s own transaction: a crash leaves both or neither. Then
+    :meth:`finish` merges the ``catalog:`` block (idempotent) and logs a warning if the
+    catalog part failed (the baseline run is kept). With a separate catalog database
+    (``catalog: url:``) one transaction is impossible: :meth:`finish` writes the catalog
+    after the store has committed (a crash in between leaves a baseline run without its
+    catalog copy; the next run of the check records its own).
+
+    Never fails the check: catalog errors are logged as warnings.
+    """
+
+    def __init__(
+        self,
+        context: Any,
+        asset_key: dg.AssetKey,
+        *,
+        resource_key: str,
+        store: Any,
+        run_id: str,
+        partition: str | None,
+        timestamp: float,
+        materialization: dg.AssetMaterialization | None,
+        profile: Any,
+    ) -> None:
+        self._context, self._key, self._store = context, asset_key, store
+        self._resource_key, self._run_id, self._partition = resource_key, run_id, partition
+        self._timestamp, self._materialization, self._profile = timestamp, materialization, profile
+        self._when = dt.datetime.fromtimestamp(timestamp, dt.timezone.utc)
+        self._written = False
+        self._touched: list[str] = []
+        resource: Any = getattr(context.resources, resource_key, None)
+        config: CatalogConfig | None
+        try:
+            get_config = getattr(resource, "catalog_config", None)
+            config = get_config() if get_config is not None else CatalogConfig()
+        except FaucetError:
+            config = None  # finish() reports it through the separate path
+        self._config = config
+        self._shared = config is not None and not config.url and store is not None
+
+    def in_store_transaction(self, conn: Any, outcome: Any) -> None:
+        """``record``'s callback: the run record and the profile, on ``record``'s connection."""
+        if not self._shared:
+            return
+        graph = self._context.op_execution_context.job_def.asset_layer.asset_graph
+        metadata = (
+            dict(self._materialization.metadata) if self._materialization is not None else None
+        )
+        record = asset_run_record(
+            graph, self._key, run_id=self._run_id, when=self._when, metadata=metadata
+        )
+        if record.outputs[0].schema is None:
+            output = dataclasses.replace(record.outputs[0], schema=profile_schema(self._profile))
+            record = dataclasses.replace(record, outputs=(output, *record.outputs[1:]))
+        lock_catalog(conn)
+        record_batch(conn, [record], dt.datetime.now(dt.timezone.utc))
+        findings: Sequence[Any] = getattr(outcome, "findings", ())
+        write_profile(
+            conn,
+            record.outputs[0].dataset,
+            run_id=self._run_id,
+            partition=self._partition,
+            profile=self._profile,
+            status=outcome.status.value,
+            findings=[f.to_dict() for f in findings],
+            recorded_at=self._when,
+        )
+        self._touched = [o.dataset.id for o in (*record.inputs, *record.outputs)]
+        self._written = True
+
+    def finish(self, outcome: Any) -> None:
+        """After ``record`` committed: the ``catalog:`` block, or the whole catalog write
+        when it could not share the transaction; warnings for what failed."""
+        name = self._key.to_user_string()
+        error = getattr(outcome, "in_transaction_error", None)
+        if error:
+            self._context.log.warning(
+                f"faucet: could not record the lineage of {name} in the catalog: {error}"
+            )
+            return
+        if not self._written:
+            record_materialization_lineage(
+                self._context, self._key, resource_key=self._resource_key, store=self._store,
+                run_id=self._run_id, partition=self._partition, timestamp=self._timestamp,
+                materialization=self._materialization, profile=self._profile, outcome=outcome,
+            )  # fmt: skip
+            return
+        if self._config is None or not self._config.datasets:
+            return
+        try:
+            catalog = Catalog(self._store.engine)
+            try:
+                catalog.apply_config(self._config, self._touched)
+            finally:
+                catalog.close()
+        except FaucetError as exc:
+            self._context.log.warning(
+                f"faucet: could not merge the catalog: block into the datasets of {name}: {exc}"
+            )
