@@ -39,13 +39,19 @@ def _checks(
         cfg = configs.get(name, ProfilingConfig())
         parts = sorted(k for k in known if k.key == name) or [BaselineKey(name)]
         for key in parts:
-            depth = store.baseline_depth(key.key, partition=key.partition or None)
+            item = known.get(key)
+            # What the detector can use: the readable runs of the window (damaged ones are
+            # listed below and left out).
+            depth = (
+                item.baseline_runs
+                if item is not None
+                else store.baseline_depth(key.key, partition=key.partition or None)
+            )
             latest = store.latest(key.key, partition=key.partition or None)
             if depth < cfg.min_history:
                 state = f"warming up: {depth} of {cfg.min_history} run(s)"
             else:
                 state = f"{depth} run(s) in the baseline"
-            item = known.get(key)
             checks.append(
                 {
                     "key": str(key),
