@@ -146,3 +146,13 @@ def test_redact_covers_urls_and_settings() -> None:
     assert redact(f"x://u@h/db?password={SECRET}&a=b") == "x://u@h/db?password=***&a=b"
     assert redact(f"Authorization: Bearer {SECRET}") == "Authorization: Bearer ***"
     assert redact("sqlite:////tmp/faucet.db") == "sqlite:////tmp/faucet.db"
+
+
+def test_store_repr_and_url_hide_the_password(postgres_url: str) -> None:
+    # The test server trusts local connections, so a password in the URL is accepted.
+    with_password = postgres_url.replace("postgres@", f"postgres:{SECRET}@", 1)
+    assert SECRET in with_password
+    with ProfileStore(with_password) as store:
+        assert SECRET not in repr(store)
+        assert SECRET not in store.url
+        assert "postgres:***@" in store.url
