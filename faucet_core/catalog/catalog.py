@@ -170,6 +170,7 @@ class Catalog:
                 findings=findings,
                 partition=partition,
                 recorded_at=when,
+                keep=PROFILE_HISTORY,
             )
 
     # -- reading ----------------------------------------------------------------------------

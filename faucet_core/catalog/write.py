@@ -472,9 +472,10 @@ def write_profile(
     findings: Sequence[dict[str, Any]] = (),
     partition: str | None = None,
     recorded_at: dt.datetime,
+    keep: int = PROFILE_HISTORY,
 ) -> None:
     """Record one run's profile on ``dataset`` (replacing the same run's, if any) and keep
-    the newest :data:`PROFILE_HISTORY`, inside the caller's transaction."""
+    the newest ``keep`` (:data:`PROFILE_HISTORY`), inside the caller's transaction."""
     when = utc(recorded_at)
     p = catalog_profiles.c
     row = {
