@@ -499,19 +499,19 @@ def write_profile(
         select(p.id)
         .where(p.dataset_id == dataset.id)
         .order_by(p.recorded_at.desc(), p.id.desc())
-        .offset(PROFILE_HISTORY)
+        .offset(keep)
         .limit(1)
     ).scalar()
     if cutoff is not None:
-        keep = (
+        newest = (
             select(p.id)
             .where(p.dataset_id == dataset.id)
             .order_by(p.recorded_at.desc(), p.id.desc())
-            .limit(PROFILE_HISTORY)
+            .limit(keep)
             .subquery()
         )
         conn.execute(
             delete(catalog_profiles).where(
-                p.dataset_id == dataset.id, p.id.not_in(select(keep.c.id))
+                p.dataset_id == dataset.id, p.id.not_in(select(newest.c.id))
             )
         )
