@@ -9,6 +9,7 @@ with ``SELECT ... FOR UPDATE``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import create_engine, event
@@ -32,7 +33,9 @@ _DAMAGED = (
     "malformed database schema",
     "disk i/o error",
 )
-_MISSING = ("no such table", "no such column", "does not exist", "has no column named")
+_MISSING = re.compile(
+    r"no such table|no such column|has no column named|(relation|column) \S+ does not exist"
+)
 
 
 def make_engine(url: URL, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
@@ -101,7 +104,7 @@ def database_error(exc: BaseException, prefix: str, *, timeout: float) -> StoreE
             f"{prefix}: the store is damaged ({reason}); restore it from a backup, or move "
             "the file aside to start an empty store (baselines are then learned again)"
         )
-    if any(marker in lowered for marker in _MISSING):
+    if _MISSING.search(lowered):
         return StoreSchemaError(
             f"{prefix}: part of the store's schema is missing ({reason}); the store was "
             "edited or damaged: restore it from a backup, or move it aside to start anew"

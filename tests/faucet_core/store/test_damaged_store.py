@@ -281,3 +281,18 @@ def test_damaged_reads_never_raise_anything_else(sqlite_url: str) -> None:
 
 def test_store_error_type_is_ours(sqlite_url: str) -> None:
     assert issubclass(StoreSchemaError, StoreError)
+
+
+def test_a_dropped_table_on_postgres(postgres_url: str) -> None:
+    _build(postgres_url, runs=1)
+    _damage_run(postgres_url, "DROP TABLE faucet_profile_runs")
+    with ProfileStore(postgres_url) as store:
+        with pytest.raises(StoreSchemaError) as err:
+            store.history("orders")
+        assert str(err.value).startswith(
+            f"cannot read the history of baseline orders in {store.url}: part of the store's "
+            'schema is missing (relation "faucet_profile_runs" does not exist'
+        )
+        with pytest.raises(StoreSchemaError):
+            store.record("orders", day(2), CFG)
+        assert diagnose(store, {}).schema_problems == ("table faucet_profile_runs is missing",)
