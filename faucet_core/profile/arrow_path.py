@@ -154,9 +154,10 @@ def _python_values(array: pa.Array) -> list[Any]:
     """``array.to_pylist()``; where a value has no Python form (a nested timestamp beyond
     year 9999), converted scalar by scalar with such values as their ISO text."""
     try:
-        return array.to_pylist()
+        values: list[Any] = array.to_pylist()
     except (OverflowError, ValueError, pa.ArrowException):
-        return [_scalar_value(scalar) for scalar in array]
+        values = [_scalar_value(scalar) for scalar in array]
+    return values
 
 
 def _scalar_value(scalar: pa.Scalar) -> Any:

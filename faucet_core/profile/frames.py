@@ -73,7 +73,7 @@ def _pandas_column(series: Any) -> Any:
             return series.tolist()  # nested or mixed values: never through from_pandas
     try:
         array = pa.array(series, from_pandas=True)
-    except Exception:  # noqa: BLE001 - any refusal (Decimal("-Infinity") raises TypeError)
+    except Exception:
         return series.tolist()
     if series.dtype == object and _has_struct(array.type):
         # Arrow would give every dict every key seen in the column (the missing ones null);
