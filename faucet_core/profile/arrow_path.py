@@ -37,7 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.errors import ProfilingInputError
-from faucet_core.profile.isotext import epoch_text
+from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
 from faucet_core.profile.policy import PolicyState
@@ -403,26 +403,31 @@ def _iso_texts(values: pa.Array) -> pa.Array:
 
 
 def _arrow_texts(values: pa.Array) -> pa.Array:
-    """Arrow's string cast of temporal values, with the values beyond its formatter's range
-    (it writes ``<value out of range: N>``) rendered by :func:`epoch_text` instead."""
+    """Arrow's string cast of temporal values, with the values outside years 1..9999
+    rendered by :func:`epoch_text` (Arrow writes ``<value out of range: N>`` for some and
+    garbled text for others, e.g. an aware timestamp far beyond year 9999)."""
     texts = pc.cast(values, pa.string())
-    if not pa.types.is_timestamp(values.type) and not pa.types.is_date(values.type):
-        return texts
-    marked = pc.starts_with(texts, "<")
-    if not pc.any(marked).as_py():
-        return texts
     t = values.type
     if pa.types.is_date32(t):
-        unit, date_only = "D", True
+        unit, date_only, ints = "D", True, values.cast(pa.int32()).cast(pa.int64())
     elif pa.types.is_date64(t):
-        unit, date_only = "ms", True
+        unit, date_only, ints = "ms", True, values.cast(pa.int64())
+    elif pa.types.is_timestamp(t):
+        unit, date_only, ints = t.unit, False, values.cast(pa.int64())
     else:
-        unit, date_only = t.unit, False
+        return texts
+    per_day = 1 if unit == "D" else 86_400 * UNIT_PER_SECOND[unit]
+    low = pa.scalar(max(_FIRST_DAY * per_day, -(2**63)), pa.int64())
+    high = pa.scalar(min((_LAST_DAY + 1) * per_day - 1, 2**63 - 1), pa.int64())
+    outside = pc.or_(pc.less(ints, low), pc.greater(ints, high))
+    if not pc.any(outside).as_py():
+        return texts
     aware = pa.types.is_timestamp(t) and t.tz is not None
-    raw = (values.cast(pa.int32()) if unit == "D" else values).cast(pa.int64()).to_pylist()
     fixed = [
         epoch_text(v, unit, date_only=date_only, aware=aware) if bad else text
-        for v, bad, text in zip(raw, marked.to_pylist(), texts.to_pylist(), strict=True)
+        for v, bad, text in zip(
+            ints.to_pylist(), outside.to_pylist(), texts.to_pylist(), strict=True
+        )
     ]
     return pa.array(fixed, pa.string())
 

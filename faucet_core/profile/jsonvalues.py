@@ -22,9 +22,16 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from faucet_core.profile.isotext import epoch_text
+from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 
-__all__ = ["canonical_json", "is_missing", "json_default", "scrub_text", "string_array"]
+__all__ = [
+    "canonical_json",
+    "datetime64_value",
+    "is_missing",
+    "json_default",
+    "scrub_text",
+    "string_array",
+]
 
 
 def is_missing(value: Any) -> bool:
@@ -62,23 +69,41 @@ def json_default(value: Any) -> Any:
 
 
 def _datetime64(value: np.datetime64) -> Any:
-    """A numpy datetime64 as a Python date/datetime's ISO text; beyond Python's range
-    (years 1..9999) as the ISO text of :func:`epoch_text`."""
+    """A numpy datetime64 as its ISO text (see :func:`datetime64_value`); NaT is null."""
     if np.isnat(value):
         return None
+    plain = datetime64_value(value)
+    return plain if isinstance(plain, str) else plain.isoformat()
+
+
+_PY_FIRST_SECOND = -62_135_596_800  # 0001-01-01T00:00:00
+_PY_LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59
+_EPOCH = dt.datetime(1970, 1, 1)
+_COARSE_SECONDS = {"h": 3600, "m": 60}
+
+
+def datetime64_value(value: np.datetime64) -> dt.datetime | dt.date | str:
+    """A (not NaT) numpy datetime64 as a Python date (day units and coarser) or datetime
+    (microseconds, finer digits dropped); beyond Python's years 1..9999, as the ISO text of
+    :func:`epoch_text` ('T' separator, no trailing zeros in the fraction)."""
     unit, _ = np.datetime_data(value.dtype)
     if unit in ("Y", "M", "W", "D"):
         day = value.astype("datetime64[D]")
-        plain = day.tolist()
-        if isinstance(plain, dt.date):
-            return plain.isoformat()
-        return epoch_text(int(day.astype(np.int64)), "D", date_only=True)
-    coarse = value.astype("datetime64[us]")
-    plain = coarse.tolist()
-    if isinstance(plain, dt.datetime):
-        return plain.isoformat()
-    text = epoch_text(int(coarse.astype(np.int64)), "us").replace(" ", "T")
-    return text.rstrip("0").rstrip(".")  # no trailing zeros in the fraction, as in a profile
+        days = int(day.astype(np.int64))
+        if _PY_FIRST_SECOND // 86_400 <= days <= _PY_LAST_SECOND // 86_400:
+            return dt.date(1970, 1, 1) + dt.timedelta(days=days)
+        return epoch_text(days, "D", date_only=True)
+    if unit in _COARSE_SECONDS:
+        count, unit = int(value.astype(np.int64)) * _COARSE_SECONDS[unit], "s"
+    elif unit in UNIT_PER_SECOND:
+        count = int(value.astype(np.int64))
+    else:  # ps, fs, as: a few hours around 1970 at most
+        count, unit = int(value.astype("datetime64[ns]").astype(np.int64)), "ns"
+    per_second = UNIT_PER_SECOND[unit]
+    if _PY_FIRST_SECOND * per_second <= count < (_PY_LAST_SECOND + 1) * per_second:
+        return _EPOCH + dt.timedelta(microseconds=count * 1_000_000 // per_second)
+    text = epoch_text(count, unit).replace(" ", "T")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _default(value: Any) -> Any:

@@ -27,7 +27,12 @@ import pyarrow as pa
 
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow, update_json_texts
-from faucet_core.profile.jsonvalues import canonical_json, is_missing, json_default, string_array
+from faucet_core.profile.jsonvalues import (
+    canonical_json,
+    datetime64_value,
+    is_missing,
+    string_array,
+)
 from faucet_core.profile.model import JsonType
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.state import ColumnState
@@ -237,14 +242,12 @@ def _numpy_time(value: np.datetime64 | np.timedelta64, column: str) -> tuple[int
         return -1, None
     if isinstance(value, np.timedelta64):
         return _FLOAT, float(value / np.timedelta64(1, "s"))
-    unit, _ = np.datetime_data(value.dtype)
-    plain = value.astype("datetime64[D]" if unit in ("Y", "M", "W", "D") else "datetime64[us]")
-    converted = plain.tolist()
+    converted = datetime64_value(value)
     if isinstance(converted, dt.datetime):
         return _TS, converted
     if isinstance(converted, dt.date):
         return _DATE, converted
-    return _STR, json_default(value)  # beyond Python's years 1..9999: its ISO text
+    return _STR, converted  # beyond Python's years 1..9999: its ISO text
 
 
 def _short(value: Any) -> str:
