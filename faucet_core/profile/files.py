@@ -37,8 +37,11 @@ class _CsvTypeChange(ProfilingInputError):
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    """The first line of a reader's message, printable and at most 200 characters."""
+    lines = str(exc).strip().splitlines()
+    text = "".join(c if c.isprintable() else "?" for c in (lines[0] if lines else ""))
+    text = text.strip() or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _is_ipc_file(path: Path) -> bool:
