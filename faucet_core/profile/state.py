@@ -122,13 +122,14 @@ class ColumnState:
         n = int(values.size)
         if n == 0:
             return
-        mean, sd = batch_moments(values)
+        lo, hi = float(values.min()), float(values.max())
+        mean, sd = batch_moments(values, max(-lo, hi))
         self.num_mean, self.num_sd = combine_moments(
             self.num_n, self.num_mean, self.num_sd, n, mean, sd
         )
         self.num_n += n
-        self.num_min = min(self.num_min, float(values.min()))
-        self.num_max = max(self.num_max, float(values.max()))
+        self.num_min = min(self.num_min, lo)
+        self.num_max = max(self.num_max, hi)
         if self._kll is None:
             self._kll = new_kll()
         if not (values.flags.writeable and values.flags.c_contiguous):
@@ -355,16 +356,21 @@ def _moments_state(state: ColumnState) -> list[Any]:
     return out
 
 
-def batch_moments(values: np.ndarray) -> tuple[float, float]:
-    """(mean, population standard deviation) of finite ``values``, finite whatever their
-    magnitude: a sum that overflows is recomputed on the values scaled by a power of two
-    (exact), then scaled back."""
-    with np.errstate(over="ignore", invalid="ignore"):
+_PLAIN_RANGE = (1e-100, 1e100)
+"""Magnitudes whose sums of squares neither overflow nor lose digits to underflow."""
+
+
+def batch_moments(values: np.ndarray, magnitude: float) -> tuple[float, float]:
+    """(mean, population standard deviation) of finite ``values`` whose largest absolute
+    value is ``magnitude``: finite and accurate whatever the magnitude, because values
+    outside :data:`_PLAIN_RANGE` are first scaled by a power of two (exact), then the
+    results scaled back."""
+    if _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
         mean = float(values.mean())
-        sd = math.sqrt(float(((values - mean) ** 2).mean())) if math.isfinite(mean) else math.inf
-    if math.isfinite(sd):
-        return mean, sd
-    exponent = math.frexp(max(abs(float(values.max())), abs(float(values.min()))))[1]
+        return mean, math.sqrt(float(((values - mean) ** 2).mean()))
+    if magnitude == 0.0:
+        return 0.0, 0.0
+    exponent = math.frexp(magnitude)[1]
     scaled = np.ldexp(values, -exponent)
     mean_s = float(scaled.mean())
     sd_s = math.sqrt(float(((scaled - mean_s) ** 2).mean()))
@@ -374,26 +380,25 @@ def batch_moments(values: np.ndarray) -> tuple[float, float]:
 def combine_moments(
     n_a: int, mean_a: float, sd_a: float, n_b: int, mean_b: float, sd_b: float
 ) -> tuple[float, float]:
-    """(mean, population standard deviation) of two parts together (Chan et al.), computed
-    on values scaled by a power of two when the plain formula would overflow."""
+    """(mean, population standard deviation) of two parts together (Chan et al.), on
+    values scaled by a power of two when they lie outside :data:`_PLAIN_RANGE`."""
     if n_a == 0:
         return mean_b, sd_b
     if n_b == 0:
         return mean_a, sd_a
     total = n_a + n_b
     w_a, w_b = n_a / total, n_b / total
-    with np.errstate(over="ignore", invalid="ignore"):
-        delta = mean_b - mean_a
-        var = w_a * sd_a * sd_a + w_b * sd_b * sd_b + delta * delta * w_a * w_b
-    if math.isfinite(var):
-        return mean_a + delta * w_b, math.sqrt(var)
-    parts = (abs(mean_a), abs(mean_b), sd_a, sd_b)
-    exponent = math.frexp(max(parts))[1]
-    ma, mb = math.ldexp(mean_a, -exponent), math.ldexp(mean_b, -exponent)
-    sa, sb = math.ldexp(sd_a, -exponent), math.ldexp(sd_b, -exponent)
-    d = mb - ma
-    var_s = w_a * sa * sa + w_b * sb * sb + d * d * w_a * w_b
-    return math.ldexp(ma + d * w_b, exponent), math.ldexp(math.sqrt(var_s), exponent)
+    magnitude = max(abs(mean_a), abs(mean_b), sd_a, sd_b)
+    if magnitude == 0.0:
+        return 0.0, 0.0
+    exponent = 0
+    if not _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
+        exponent = math.frexp(magnitude)[1]
+        mean_a, mean_b = math.ldexp(mean_a, -exponent), math.ldexp(mean_b, -exponent)
+        sd_a, sd_b = math.ldexp(sd_a, -exponent), math.ldexp(sd_b, -exponent)
+    delta = mean_b - mean_a
+    var = w_a * sd_a * sd_a + w_b * sd_b * sd_b + delta * delta * w_a * w_b
+    return math.ldexp(mean_a + delta * w_b, exponent), math.ldexp(math.sqrt(var), exponent)
 
 
 def _finite_or_none(value: float) -> float | None:
