@@ -114,13 +114,16 @@ def update_from_arrow(
         kind = json_type_of(t)
     except ProfilingInputError as exc:
         raise ProfilingInputError(f"column {state.name!r}: {exc}") from None
-    valid = array.drop_null() if array.null_count else array
+    nested = kind in (JsonType.OBJECT, JsonType.ARRAY)
+    # nested values are read as Python values, nulls skipped there (Arrow's filter has no
+    # kernel for every nested type, e.g. a list of string_view)
+    valid = array.drop_null() if array.null_count and not nested else array
     if kind is JsonType.NUMBER and pa.types.is_floating(t):
         state.add_rows(rows, array.null_count)
         _floats(state, valid)
         return
     state.add_rows(rows, array.null_count)
-    if len(valid) == 0:
+    if rows == array.null_count:  # nothing but nulls
         return
     if kind is JsonType.INTEGER:
         _integers(state, valid)
@@ -139,6 +142,8 @@ def update_from_arrow(
             _strings(state, pa.array(encoded, pa.string()), policy)
     elif kind in (JsonType.OBJECT, JsonType.ARRAY):
         values = _python_values(valid)
+        if array.null_count:
+            values = [v for v in values if v is not None]
         if _has_map(t):  # Arrow gives a map as (key, value) pairs: a JSON writer, an object
             values = [_maps_to_dicts(v, t) for v in values]
         texts = [_nested_json(v, state.name) for v in values]

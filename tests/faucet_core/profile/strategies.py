@@ -100,7 +100,7 @@ def deep_values(draw: st.DrawFn) -> Any:
     return value
 
 
-columns = st.sampled_from(["a", "b", "c", "d"])
+columns = st.sampled_from(["a", "b", "c", "\ud800d"])  # a lone surrogate in a name too
 records = st.lists(
     st.dictionaries(
         columns, st.one_of(python_values, python_values, python_values, deep_values()), max_size=4

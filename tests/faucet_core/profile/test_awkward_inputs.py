@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from faucet_core import ProfilingConfig, SketchError, TableProfile, profile
+from faucet_core import ProfilingConfig, ProfilingInputError, SketchError, TableProfile, profile
 from faucet_core.profile import NumericStats
 from faucet_core.profile.jsonvalues import canonical_json
 from faucet_core.store import ProfileStore
@@ -234,6 +234,19 @@ def test_lone_surrogates_become_the_replacement_character(sqlite_url: str) -> No
     assert [t.value for t in prof["n"].top_values or ()] == [["x\ufffd"]]
     assert [t.value for t in prof["o"].top_values or ()] == [{"k": "\ufffd"}]
     assert public(stored(prof, sqlite_url)) == public(prof)
+
+
+def test_a_lone_surrogate_in_a_column_name_becomes_the_replacement_character() -> None:
+    assert list(profile([{"\ud800x": 1, "b": 2}]).columns) == ["\ufffdx", "b"]
+    frame = pd.DataFrame([[1], [2]], columns=pd.Index(["\udfff"], dtype=object))
+    assert list(profile(frame).columns) == ["\ufffd"]
+    names = ["\ud800", "\udfff"]  # not a dict literal: ruff takes the two keys for one
+    with pytest.raises(ProfilingInputError) as caught:
+        profile([dict(zip(names, (1, 2), strict=True))])
+    assert str(caught.value) == (
+        "record 0 has the keys '\\ud800' and '\\udfff', both column '\ufffd' once written as "
+        "JSON; rename one of them"
+    )
 
 
 def test_a_surrogate_pair_spelled_as_two_code_points_is_the_character() -> None:
