@@ -37,7 +37,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.errors import ProfilingInputError
-from faucet_core.profile.jsonvalues import canonical_json
+from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
+from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.state import ColumnState
@@ -101,6 +102,10 @@ def update_from_arrow(
         return
     if pa.types.is_dictionary(array.type):
         array = array.dictionary_decode()
+    if _is_string_view(array.type):  # few compute kernels take views: count the same text
+        array = array.cast(pa.large_string())
+    elif _is_binary_view(array.type):
+        array = array.cast(pa.large_binary())
     if policy is not None:
         policy.observe_type(array.type)
     t = array.type
@@ -109,13 +114,16 @@ def update_from_arrow(
         kind = json_type_of(t)
     except ProfilingInputError as exc:
         raise ProfilingInputError(f"column {state.name!r}: {exc}") from None
-    valid = array.drop_null() if array.null_count else array
+    nested = kind in (JsonType.OBJECT, JsonType.ARRAY)
+    # nested values are read as Python values, nulls skipped there (Arrow's filter has no
+    # kernel for every nested type, e.g. a list of string_view)
+    valid = array.drop_null() if array.null_count and not nested else array
     if kind is JsonType.NUMBER and pa.types.is_floating(t):
         state.add_rows(rows, array.null_count)
         _floats(state, valid)
         return
     state.add_rows(rows, array.null_count)
-    if len(valid) == 0:
+    if rows == array.null_count:  # nothing but nulls
         return
     if kind is JsonType.INTEGER:
         _integers(state, valid)
@@ -133,16 +141,53 @@ def update_from_arrow(
             encoded = [base64.b64encode(b).decode("ascii") for b in valid.to_pylist()]
             _strings(state, pa.array(encoded, pa.string()), policy)
     elif kind in (JsonType.OBJECT, JsonType.ARRAY):
-        values = valid.to_pylist()
+        values = _python_values(valid)
+        if array.null_count:
+            values = [v for v in values if v is not None]
         if _has_map(t):  # Arrow gives a map as (key, value) pairs: a JSON writer, an object
             values = [_maps_to_dicts(v, t) for v in values]
         texts = [_nested_json(v, state.name) for v in values]
         if policy is not None:
             policy.observe_nested(values[:_NESTED_SAMPLE])
-        update_json_texts(state, pa.array(texts, pa.string()), kind)
+        update_json_texts(state, string_array(texts), kind)
 
 
 _NESTED_SAMPLE = 64
+
+
+def _python_values(array: pa.Array) -> list[Any]:
+    """``array.to_pylist()``; where a value has no Python form (a nested timestamp beyond
+    year 9999), converted scalar by scalar with such values as their ISO text."""
+    try:
+        values: list[Any] = array.to_pylist()
+    except (OverflowError, ValueError, pa.ArrowException):
+        values = [_scalar_value(scalar) for scalar in array]
+    return values
+
+
+def _scalar_value(scalar: pa.Scalar) -> Any:
+    if not scalar.is_valid:
+        return None
+    t = scalar.type
+    if pa.types.is_struct(t):
+        return {t.field(i).name: _scalar_value(scalar[i]) for i in range(t.num_fields)}
+    if pa.types.is_map(t):
+        return [(_scalar_value(k), _scalar_value(v)) for k, v in _map_entries(scalar)]
+    if json_type_of(t) is JsonType.ARRAY:
+        return [_scalar_value(v) for v in scalar.values]
+    try:
+        return scalar.as_py()
+    except (OverflowError, ValueError, pa.ArrowException):
+        if pa.types.is_temporal(t):
+            return _iso_texts(pa.array([scalar], t))[0].as_py()
+        raise
+
+
+def _map_entries(scalar: pa.Scalar) -> list[tuple[pa.Scalar, pa.Scalar]]:
+    entries = scalar.values
+    if entries is None:
+        return []
+    return list(zip(entries.field(0), entries.field(1), strict=True))
 
 
 def _is_text(t: pa.DataType) -> bool:
@@ -329,9 +374,16 @@ def _instants(valid: pa.Array) -> tuple[pa.Array, int]:
         return ns, 19 + int(aware)  # YYYY-MM-DDTHH:MM:SS[Z]
     if pa.types.is_date(t):
         days = valid.cast(pa.date32()).cast(pa.int32()).cast(pa.int64())
+        bounds = pc.min_max(days)
+        if bounds["min"].as_py() < _FIRST_DAY or bounds["max"].as_py() > _LAST_DAY:
+            raise OverflowError("a date outside years 1..9999")  # text length differs
         return days, _DATE_LENGTH
     ns = valid.cast(pa.time64("ns")).cast(pa.int64())
     return ns, 8  # HH:MM:SS
+
+
+_FIRST_DAY = -719_162  # 0001-01-01
+_LAST_DAY = 2_932_896  # 9999-12-31
 
 
 def _fraction_digits(fraction_ns: np.ndarray) -> np.ndarray:
@@ -349,9 +401,40 @@ def _iso_texts(values: pa.Array) -> pa.Array:
     t = values.type
     if pa.types.is_timestamp(t) and t.tz is not None:
         values = values.cast(pa.timestamp(t.unit, tz="UTC"))
-    texts = pc.replace_substring(pc.cast(values, pa.string()), " ", "T", max_replacements=1)
+    texts = _arrow_texts(values)
+    texts = pc.replace_substring(texts, " ", "T", max_replacements=1)
     texts = pc.replace_substring_regex(texts, r"\.0+(Z?)$", r"\1")
     return pc.replace_substring_regex(texts, r"(\.[0-9]*[1-9])0+(Z?)$", r"\1\2")
+
+
+def _arrow_texts(values: pa.Array) -> pa.Array:
+    """Arrow's string cast of temporal values, with the values outside years 1..9999
+    rendered by :func:`epoch_text` (Arrow writes ``<value out of range: N>`` for some and
+    garbled text for others, e.g. an aware timestamp far beyond year 9999)."""
+    texts = pc.cast(values, pa.string())
+    t = values.type
+    if pa.types.is_date32(t):
+        unit, date_only, ints = "D", True, values.cast(pa.int32()).cast(pa.int64())
+    elif pa.types.is_date64(t):
+        unit, date_only, ints = "ms", True, values.cast(pa.int64())
+    elif pa.types.is_timestamp(t):
+        unit, date_only, ints = t.unit, False, values.cast(pa.int64())
+    else:
+        return texts
+    per_day = 1 if unit == "D" else 86_400 * UNIT_PER_SECOND[unit]
+    low = pa.scalar(max(_FIRST_DAY * per_day, -(2**63)), pa.int64())
+    high = pa.scalar(min((_LAST_DAY + 1) * per_day - 1, 2**63 - 1), pa.int64())
+    outside = pc.or_(pc.less(ints, low), pc.greater(ints, high))
+    if not pc.any(outside).as_py():
+        return texts
+    aware = pa.types.is_timestamp(t) and t.tz is not None
+    fixed = [
+        epoch_text(v, unit, date_only=date_only, aware=aware) if bad else text
+        for v, bad, text in zip(
+            ints.to_pylist(), outside.to_pylist(), texts.to_pylist(), strict=True
+        )
+    ]
+    return pa.array(fixed, pa.string())
 
 
 def _count_values(state: ColumnState, valid: pa.Array, encode: Any) -> None:

@@ -2,10 +2,15 @@
 
 pandas: each column slice becomes an Arrow array with ``from_pandas=True``, so
 NaN, ``None``, ``pd.NA`` and ``NaT`` are nulls; a categorical becomes a
-dictionary array; an ``object`` column Arrow cannot type (mixed values) is
-profiled value by value, and so is an ``object`` column of dicts (Arrow would
-give every dict every key of the column, the missing ones null, where a JSON
-writer writes each dict as it is). polars: ``to_arrow()`` per slice; an
+dictionary array. An ``object`` column is handed to Arrow only when pandas'
+C-speed type inference finds one plain kind of scalar in it (strings, bytes,
+integers, floats, booleans, decimals, datetimes, dates, times): Arrow's
+conversion of other object columns can crash the process (numpy scalars mixed
+with other values, e.g. ``[np.datetime64(...), np.float32(2)]``, end in a
+segmentation fault inside ``from_pandas``), so those, and any column Arrow
+refuses, are profiled value by value. So is an ``object`` column of dicts (Arrow
+would give every dict every key of the column, the missing ones null, where a
+JSON writer writes each dict as it is). polars: ``to_arrow()`` per slice; an
 ``Object`` column is profiled value by value.
 """
 
@@ -42,10 +47,33 @@ def _name(column: Any) -> Any:
     return column
 
 
+_ARROW_SAFE_OBJECTS = frozenset(
+    {
+        "empty",
+        "string",
+        "bytes",
+        "integer",
+        "floating",
+        "mixed-integer-float",
+        "boolean",
+        "decimal",
+        "datetime",
+        "date",
+        "time",
+    }
+)
+"""What ``pandas.api.types.infer_dtype`` may call an object column for it to go to Arrow."""
+
+
 def _pandas_column(series: Any) -> Any:
+    if series.dtype == object:
+        from pandas.api.types import infer_dtype
+
+        if infer_dtype(series, skipna=True) not in _ARROW_SAFE_OBJECTS:
+            return series.tolist()  # nested or mixed values: never through from_pandas
     try:
         array = pa.array(series, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+    except Exception:
         return series.tolist()
     if series.dtype == object and _has_struct(array.type):
         # Arrow would give every dict every key seen in the column (the missing ones null);

@@ -3,8 +3,9 @@
 Records are read :data:`RECORD_BATCH_ROWS` at a time and an iterable of Arrow
 RecordBatches one batch at a time, so neither is ever drained into memory. A
 record key that is not a string becomes its JSON text (``1`` -> ``"1"``,
-``None`` -> ``"null"``), as ``json.dumps`` writes it; two keys of one record
-that become the same column are refused, as is any other key type.
+``None`` -> ``"null"``), as ``json.dumps`` writes it, and a lone surrogate in a
+column name becomes U+FFFD, as in values; two keys of one record that become the
+same column are refused, as is any other key type.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pyarrow as pa
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow
+from faucet_core.profile.jsonvalues import scrub_text
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.sketches import SketchParams
@@ -126,6 +128,8 @@ class Profiler:
                     f"column name {name!r} is a {type(name).__name__}; column names must be "
                     "strings: rename the column (e.g. df.columns = df.columns.astype(str))"
                 )
+            if not _utf8(name):
+                name = scrub_text(name)
             if name in seen:
                 raise ProfilingInputError(
                     f"column {name!r} appears twice in the input; rename one of them"
@@ -154,7 +158,7 @@ class Profiler:
                         "mapping; pass an iterable of dicts (one dict per record) or a DataFrame"
                     )
                 keys.update(dict.fromkeys(record))
-        if any(type(k) is not str for k in keys):
+        if any(type(k) is not str or not _utf8(k) for k in keys):
             records, keys = _string_keys(records, self._rows)
         seen: set[str] = set()
         for name in keys:
@@ -290,8 +294,20 @@ def _polars_batches(df: Any) -> Iterator[tuple[str, Any]]:
     yield from polars_batches(df, ARROW_BATCH_ROWS)
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, None]]:
-    """Turn int/float/bool/None keys into text as a JSON writer does; refuse the rest."""
+    """Turn int/float/bool/None keys into text as a JSON writer does, and a key with a lone
+    surrogate into its text with U+FFFD (as every string value); refuse the rest."""
     import json
 
     fixed: list[dict[str, Any]] = []
@@ -301,7 +317,7 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
         original: dict[str, Any] = {}
         for key, value in record.items():
             if isinstance(key, str):
-                text = key
+                text = key if _utf8(key) else scrub_text(key)
             elif key is None or isinstance(key, (bool, int, float)):
                 text = json.dumps(key)
             else:

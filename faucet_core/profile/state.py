@@ -63,11 +63,11 @@ class ColumnState:
         "name",
         "nonfinite",
         "nulls",
-        "num_m2",
         "num_max",
         "num_mean",
         "num_min",
         "num_n",
+        "num_sd",
         "params",
         "rows",
         "str_len_max",
@@ -91,7 +91,9 @@ class ColumnState:
         )
         self.num_n = 0
         self.num_mean = 0.0
-        self.num_m2 = 0.0
+        self.num_sd = 0.0
+        """Population standard deviation (not the sum of squares, which overflows long before
+        the data does: two values of 1e155 already square past the float range)."""
         self.num_min = math.inf
         self.num_max = -math.inf
         self.nonfinite = 0
@@ -120,15 +122,14 @@ class ColumnState:
         n = int(values.size)
         if n == 0:
             return
-        mean = float(values.mean())
-        m2 = float(((values - mean) ** 2).sum())
-        total = self.num_n + n
-        delta = mean - self.num_mean
-        self.num_mean += delta * n / total
-        self.num_m2 += m2 + delta * delta * self.num_n * n / total
-        self.num_n = total
-        self.num_min = min(self.num_min, float(values.min()))
-        self.num_max = max(self.num_max, float(values.max()))
+        lo, hi = float(values.min()), float(values.max())
+        mean, sd = batch_moments(values, max(-lo, hi))
+        self.num_mean, self.num_sd = combine_moments(
+            self.num_n, self.num_mean, self.num_sd, n, mean, sd
+        )
+        self.num_n += n
+        self.num_min = min(self.num_min, lo)
+        self.num_max = max(self.num_max, hi)
         if self._kll is None:
             self._kll = new_kll()
         if not (values.flags.writeable and values.flags.c_contiguous):
@@ -196,11 +197,10 @@ class ColumnState:
                 self._kll = new_kll()
             self._kll.merge(other._kll)
         if other.num_n:
-            total = self.num_n + other.num_n
-            delta = other.num_mean - self.num_mean
-            self.num_m2 += other.num_m2 + delta * delta * self.num_n * other.num_n / total
-            self.num_mean += delta * other.num_n / total
-            self.num_n = total
+            self.num_mean, self.num_sd = combine_moments(
+                self.num_n, self.num_mean, self.num_sd, other.num_n, other.num_mean, other.num_sd
+            )
+            self.num_n += other.num_n
             self.num_min = min(self.num_min, other.num_min)
             self.num_max = max(self.num_max, other.num_max)
         self.nonfinite += other.nonfinite
@@ -238,7 +238,7 @@ class ColumnState:
                 min=self.num_min,
                 max=self.num_max,
                 mean=self.num_mean,
-                stddev=math.sqrt(self.num_m2 / self.num_n) if self.num_n > 1 else 0.0,
+                stddev=self.num_sd if self.num_n > 1 else 0.0,
                 p50=float(p50),
                 p95=float(p95),
                 count=self.num_n,
@@ -285,16 +285,7 @@ class ColumnState:
             "kll": None if self._kll is None or hide else b64(self._kll.serialize()),
             "freq": None if self._freq is None else b64(self._freq.serialize()),
             # a mean or a min of one value is that value: a classified column keeps none
-            "num": [0, 0.0, 0.0, None, None, self.nonfinite]
-            if hide
-            else [
-                self.num_n,
-                self.num_mean,
-                self.num_m2,
-                _finite_or_none(self.num_min),
-                _finite_or_none(self.num_max),
-                self.nonfinite,
-            ],
+            "num": [0, 0.0, 0.0, None, None, self.nonfinite] if hide else _moments_state(self),
             "str": [self.str_n, self.str_len_sum, self.str_len_min, self.str_len_max],
         }
 
@@ -317,8 +308,15 @@ class ColumnState:
         state._kll = None if s.get("kll") is None else load_kll(s["kll"], what)
         state._freq = None if s.get("freq") is None else load_freq(s["freq"], what)
         try:
-            n, mean, m2, lo, hi, nonfinite = s["num"]
-            state.num_n, state.num_mean, state.num_m2 = int(n), float(mean), float(m2)
+            num = list(s["num"])
+            n, mean, m2, lo, hi, nonfinite = num[:6]
+            state.num_n, state.num_mean = int(n), float(mean)
+            if len(num) == 7:  # the sum of squares overflowed: the deviation itself
+                state.num_sd = float(num[6])
+            elif len(num) == 6:
+                state.num_sd = math.sqrt(float(m2) / state.num_n) if state.num_n else 0.0
+            else:
+                raise ValueError(f"{len(num)} moments, expected 6 or 7")
             state.num_min = math.inf if lo is None else float(lo)
             state.num_max = -math.inf if hi is None else float(hi)
             state.nonfinite = int(nonfinite)
@@ -338,6 +336,69 @@ def _short_string(key: str) -> bool:
     if key[0] != '"' or len(key) > 6 * MAX_TRACKED_VALUE_CHARS + 2:  # \uXXXX is the longest
         return False
     return len(json.loads(key)) <= MAX_TRACKED_VALUE_CHARS
+
+
+def _moments_state(state: ColumnState) -> list[Any]:
+    """[n, mean, sum of squared deviations, min, max, nonfinite]; when the sum of squares
+    overflows (data near the float limit), it is written as infinity and the standard
+    deviation follows as a seventh element."""
+    m2 = state.num_sd * state.num_sd * state.num_n
+    out: list[Any] = [
+        state.num_n,
+        state.num_mean,
+        m2,
+        _finite_or_none(state.num_min),
+        _finite_or_none(state.num_max),
+        state.nonfinite,
+    ]
+    if not math.isfinite(m2) or (m2 == 0.0 and state.num_sd > 0.0):
+        out.append(state.num_sd)
+    return out
+
+
+_PLAIN_RANGE = (1e-100, 1e100)
+"""Magnitudes whose sums of squares neither overflow nor lose digits to underflow."""
+
+
+def batch_moments(values: np.ndarray, magnitude: float) -> tuple[float, float]:
+    """(mean, population standard deviation) of finite ``values`` whose largest absolute
+    value is ``magnitude``: finite and accurate whatever the magnitude, because values
+    outside :data:`_PLAIN_RANGE` are first scaled by a power of two (exact), then the
+    results scaled back."""
+    if _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
+        mean = float(values.mean())
+        return mean, math.sqrt(float(((values - mean) ** 2).mean()))
+    if magnitude == 0.0:
+        return 0.0, 0.0
+    exponent = math.frexp(magnitude)[1]
+    scaled = np.ldexp(values, -exponent)
+    mean_s = float(scaled.mean())
+    sd_s = math.sqrt(float(((scaled - mean_s) ** 2).mean()))
+    return math.ldexp(mean_s, exponent), math.ldexp(sd_s, exponent)
+
+
+def combine_moments(
+    n_a: int, mean_a: float, sd_a: float, n_b: int, mean_b: float, sd_b: float
+) -> tuple[float, float]:
+    """(mean, population standard deviation) of two parts together (Chan et al.), on
+    values scaled by a power of two when they lie outside :data:`_PLAIN_RANGE`."""
+    if n_a == 0:
+        return mean_b, sd_b
+    if n_b == 0:
+        return mean_a, sd_a
+    total = n_a + n_b
+    w_a, w_b = n_a / total, n_b / total
+    magnitude = max(abs(mean_a), abs(mean_b), sd_a, sd_b)
+    if magnitude == 0.0:
+        return 0.0, 0.0
+    exponent = 0
+    if not _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
+        exponent = math.frexp(magnitude)[1]
+        mean_a, mean_b = math.ldexp(mean_a, -exponent), math.ldexp(mean_b, -exponent)
+        sd_a, sd_b = math.ldexp(sd_a, -exponent), math.ldexp(sd_b, -exponent)
+    delta = mean_b - mean_a
+    var = w_a * sd_a * sd_a + w_b * sd_b * sd_b + delta * delta * w_a * w_b
+    return math.ldexp(mean_a + delta * w_b, exponent), math.ldexp(math.sqrt(var), exponent)
 
 
 def _finite_or_none(value: float) -> float | None:

@@ -22,11 +22,17 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow, update_json_texts
-from faucet_core.profile.jsonvalues import canonical_json
+from faucet_core.profile.jsonvalues import (
+    canonical_json,
+    datetime64_value,
+    is_missing,
+    string_array,
+)
 from faucet_core.profile.model import JsonType
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.state import ColumnState
@@ -55,10 +61,15 @@ def update_from_values(
         arrow_type = _PLAIN.get(next(iter(kinds))) if kinds else pa.null()
         if arrow_type is not None:
             try:
-                update_from_arrow(state, pa.array(values, arrow_type), policy)
-                return
+                if arrow_type == pa.string():
+                    array = string_array(values)
+                else:
+                    array = pa.array(values, arrow_type)
             except (OverflowError, pa.ArrowInvalid):
                 pass  # integers beyond 64 bits: take the general path
+            else:
+                update_from_arrow(state, array, policy)
+                return
     _update_mixed(state, values, policy)
 
 
@@ -99,38 +110,40 @@ def _to_array(bucket: int, items: list[Any]) -> pa.Array:
     if bucket == _BOOL:
         return pa.array(items, pa.bool_())
     if bucket == _TS:
-        naive = [v for v in items if v.tzinfo is None]
-        if len(naive) == len(items):
+        if all(v.tzinfo is None for v in items):
             return pa.array(items, pa.timestamp("us"))
-        # tz-aware (or a mix): normalise to UTC
-        return pa.array([_utc(v) for v in items], pa.timestamp("us", tz="UTC"))
+        # tz-aware (or a mix, naive as UTC): Arrow converts each to UTC in integer arithmetic,
+        # so an instant whose UTC date is outside Python's years 1..9999 still converts
+        return pa.array(items, pa.timestamp("us", tz="UTC"))
     if bucket == _DATE:
         return pa.array(items, pa.date32())
     if bucket == _TIME:
         return pa.array(items, pa.time64("us"))
-    return pa.array(items, pa.string())
-
-
-def _utc(value: dt.datetime) -> dt.datetime:
-    if value.tzinfo is None:
-        return value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc)
+    return string_array(items)
 
 
 def _big_integers(state: ColumnState, array: pa.Array) -> None:
     # Integers beyond 64 bits: exact type and distinct count, float statistics.
-    import numpy as np
-
     texts = array.to_pylist()
     state.add_rows(len(texts), 0)
     state.add_type(JsonType.INTEGER, len(texts))
-    state.add_numbers(np.array([float(int(t)) for t in texts], dtype=np.float64))
+    floats = np.array([_float_or_inf(int(t)) for t in texts], dtype=np.float64)
+    finite = np.isfinite(floats)
+    state.add_nonfinite(int(floats.size - finite.sum()))  # beyond the float range, like +-inf
+    state.add_numbers(floats[finite])
     state.add_distinct(set(texts))
     if state.tracks_values:
         counts: dict[str, int] = {}
         for t in texts:
             counts[t] = counts.get(t, 0) + 1
         state.add_counts(list(counts), list(counts.values()))
+
+
+def _float_or_inf(value: int) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _sample_objects(values: Sequence[Any], bucket: int) -> list[Any]:
@@ -184,6 +197,10 @@ _HANDLERS: dict[type, Callable[[Any, str], tuple[int, Any]]] = {
 
 
 def _classify_other(value: Any, column: str) -> tuple[int, Any]:
+    if is_missing(value):  # before the datetime test: NaT is a datetime subclass
+        return -1, None
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return _numpy_time(value, column)
     if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
         plain = value.tolist()  # numpy scalar -> Python scalar, array -> list (a JSON array)
         if type(plain).__module__ != "numpy":
@@ -212,8 +229,6 @@ def _classify_other(value: Any, column: str) -> tuple[int, Any]:
         return _nested(dict(value), column)
     if isinstance(value, (list, tuple, set, frozenset)):
         return _nested(list(value), column)
-    if _is_missing(value):
-        return -1, None
     raise ProfilingInputError(
         f"column {column!r}: a value of type {type(value).__module__}.{type(value).__qualname__} "
         f"({_short(value)}) has no JSON type; convert it to str, int, float, bool, None, "
@@ -221,9 +236,18 @@ def _classify_other(value: Any, column: str) -> tuple[int, Any]:
     )
 
 
-def _is_missing(value: Any) -> bool:
-    # pandas.NA and pandas.NaT, without importing pandas
-    return type(value).__name__ in {"NAType", "NaTType"}
+def _numpy_time(value: np.datetime64 | np.timedelta64, column: str) -> tuple[int, Any]:
+    """A datetime64 as the datetime (or date) it is, a timedelta64 as seconds; NaT is null."""
+    if np.isnat(value):
+        return -1, None
+    if isinstance(value, np.timedelta64):
+        return _FLOAT, float(value / np.timedelta64(1, "s"))
+    converted = datetime64_value(value)
+    if isinstance(converted, dt.datetime):
+        return _TS, converted
+    if isinstance(converted, dt.date):
+        return _DATE, converted
+    return _STR, converted  # beyond Python's years 1..9999: its ISO text
 
 
 def _short(value: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,7 +19,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
     prof = profile_file(args.path)
     if args.json:
-        print(json.dumps(prof.to_dict(sketches=False), indent=2, default=str))
+        print(json.dumps(prof.to_dict(sketches=False), indent=2, default=str, allow_nan=False))
     else:
         print(render_profile(prof, title=args.path))
     return 0
@@ -55,7 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("profile", help="profile a JSON lines, CSV or Parquet file and print it")
+    p = sub.add_parser(
+        "profile", help="profile a JSON lines, CSV, Parquet or Arrow IPC file and print it"
+    )
     p.add_argument("path")
     p.add_argument("--json", action="store_true", help="print the profile as JSON")
     p.set_defaults(func=_cmd_profile)
@@ -111,14 +114,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SIGPIPE_EXIT = 141
+"""Exit status when the reader of our output went away (128 + SIGPIPE, what a shell reports
+for a Unix tool that the signal ended, e.g. ``faucet ... | head``)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # inside the handler: a closed pipe shows up here, not at exit
+        return code
     except FaucetError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        _silence_stdout()
+        return SIGPIPE_EXIT
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's final flush of the output still buffered
+    for the closed pipe does not print a second error at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (embedded use): nothing to do
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
