@@ -110,8 +110,8 @@ class PlanRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    select: str | None = Field(None, min_length=1)
-    asset: str | None = Field(None, min_length=1)
+    select: _text(MAX_NAME, 1) | None = None  # type: ignore[valid-type]
+    asset: _text(MAX_NAME, 1) | None = None  # type: ignore[valid-type]
     sample: list[dict[str, Any]] | None = None
     impact: bool = True
     depth: int = Field(DEFAULT_DEPTH, ge=0, le=MAX_DEPTH)
@@ -212,11 +212,9 @@ def _dataset_ref(request: Request) -> str:
     """The ``{id}`` of the path: a dataset id, an id prefix or a dataset URI."""
     ref = str(request.path_params["id"])
     if len(ref) > _MAX_REF or "\x00" in ref:
-        shown = ref[:40].replace("\x00", "\\u0000")
-        rule = f"longer than {_MAX_REF} characters" if len(ref) > _MAX_REF else "holds a NUL"
-        raise _BadRequest(
-            _error(400, f"id: {shown!r}... {rule}: give a dataset id or URI", field="id")
-        )
+        shown = repr(ref) if len(ref) <= 40 else repr(ref[:40]) + "..."
+        rule = f"is longer than {_MAX_REF} characters" if len(ref) > _MAX_REF else "holds a NUL"
+        raise _BadRequest(_error(400, f"id: {shown} {rule}: give a dataset id or URI", field="id"))
     return ref
 
 

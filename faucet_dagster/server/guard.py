@@ -42,6 +42,8 @@ __all__ = [
     "Guard",
     "error",
     "http_error_handlers",
+    "outcome_of",
+    "target_of",
 ]
 
 ANONYMOUS = Principal("-", Role.INGEST)
@@ -56,6 +58,12 @@ _log = logging.getLogger("faucet.serve")
 def error(status: int, message: str, **extra: Any) -> JSONResponse:
     """The JSON error answer: ``{"error": message, ...extra}``."""
     return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def target_of(request: Request) -> str:
+    """The request path as an audit target: NUL escaped (PostgreSQL text refuses it), cut
+    to the column's 512 characters."""
+    return request.url.path.replace("\x00", "\\x00")[:512]
 
 
 class BadRequest(Exception):
@@ -205,7 +213,7 @@ class Guard:
                 action,
                 Outcome.DENIED,
                 response.status_code,
-                request.url.path[:512],
+                target_of(request),
                 client=group.client,
             )
 
@@ -228,7 +236,7 @@ class Guard:
                     if audited:
                         await self._refused(request, action, found)
                     return found
-                target = request.url.path[:512]
+                target = target_of(request)
                 try:
                     response = await handler(request, found)
                 except BadRequest as bad:
