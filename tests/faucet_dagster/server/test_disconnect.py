@@ -88,7 +88,9 @@ def test_faucet_serve_logs_one_line_and_audits_aborted(
     assert (entry.actor, entry.outcome, entry.status) == (f"{role}-user", Outcome.ABORTED, 499)
     assert not [r for r in logs if r.levelno >= logging.ERROR or r.exc_info]
     (line,) = [r.getMessage() for r in logs if "closed the connection" in r.getMessage()]
-    assert line == f"client 127.0.0.1 closed the connection before its POST {path} body was complete"
+    assert line == (
+        f"client 127.0.0.1 closed the connection before its POST {path} body was complete"
+    )
 
 
 def test_lineage_serve_audits_aborted_too(sqlite_url: str, logs: list[logging.LogRecord]) -> None:

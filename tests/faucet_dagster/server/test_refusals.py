@@ -41,9 +41,10 @@ def test_past_the_group_limit_new_clients_share_one_group() -> None:
     clients = [RefusalGroup(f"10.0.0.{i}", "-", "-", "plan", 401) for i in range(10)]
     written = [limiter.note(g, 5.0) for g in clients]
     overflow = RefusalGroup("*", "-", "-", "plan", 401)
-    assert written == [(True, clients[0]), (True, clients[1]), (True, overflow)] + [
-        (False, overflow)
-    ] * 7
+    assert (
+        written
+        == [(True, clients[0]), (True, clients[1]), (True, overflow)] + [(False, overflow)] * 7
+    )
     assert limiter.drain() == [Repeats(overflow, 7, 5.0, 5.0)]
 
 

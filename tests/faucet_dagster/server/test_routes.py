@@ -46,7 +46,7 @@ def test_an_unknown_uri_is_a_json_404(served: Served) -> None:
     ("method", "path", "status", "error"),
     [
         ("GET", "/", 404, "no route '/': see the API's routes in docs/serve.md"),
-        ("POST", "/v1/catalog", 404, "no route '/v1/catalog': see the API's routes in docs/serve.md"),
+        ("POST", "/v1/x", 404, "no route '/v1/x': see the API's routes in docs/serve.md"),
         ("GET", "/v1/plan", 405, "GET is not allowed on '/v1/plan'; use POST"),
         ("DELETE", "/v1/audit", 405, "DELETE is not allowed on '/v1/audit'; use GET, HEAD"),
         ("PUT", "/api/v1/lineage", 405, "PUT is not allowed on '/api/v1/lineage'; use POST"),
