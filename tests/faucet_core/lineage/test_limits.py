@@ -17,22 +17,26 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.lineage import EventsRejected, ingest, parse_event
 from faucet_core.lineage.parse import LIMITS, MalformedEvent
-from faucet_core.lineage.receiver import MAX_BODY_BYTES, BodyTooLarge, GzipInflater
-from faucet_core.lineage.receiver import create_receiver_app
+from faucet_core.lineage.receiver import (
+    MAX_BODY_BYTES,
+    BodyTooLarge,
+    GzipInflater,
+    create_receiver_app,
+)
 from faucet_core.store.schema import catalog_datasets, catalog_runs
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_core.lineage.server import serving
 
 
 def test_the_limits_are_the_store_column_sizes() -> None:
-    assert LIMITS == {
+    assert {
         "job.namespace": catalog_runs.c.job_namespace.type.length,
         "job.name": catalog_runs.c.job_name.type.length,
         "run.runId": catalog_runs.c.run_id.type.length,
         "namespace": catalog_datasets.c.namespace.type.length,
         "name": catalog_datasets.c.name.type.length,
         "uri": catalog_datasets.c.uri.type.length,
-    }
+    } == LIMITS
     assert (LIMITS["job.name"], LIMITS["run.runId"], LIMITS["uri"]) == (512, 256, 2048)
 
 
@@ -122,9 +126,13 @@ def _bomb(size: int) -> bytes:
 def test_the_inflater_stops_at_its_limit() -> None:
     bomb = _bomb(64 << 20)
     inflater = GzipInflater(1 << 20)
-    with pytest.raises(BodyTooLarge):
+
+    def feed_all() -> None:
         for i in range(0, len(bomb), 4096):
             inflater.feed(bomb[i : i + 4096])
+
+    with pytest.raises(BodyTooLarge):
+        feed_all()
     assert inflater.size == (1 << 20) + 1  # never more than the limit and one byte
 
 
@@ -134,9 +142,9 @@ def test_the_inflater_reads_several_members_as_gzip_does() -> None:
     for i in range(0, len(body), 7):
         inflater.feed(body[i : i + 7])
     assert inflater.finish() == gzip.decompress(body)
+    cut = GzipInflater(100)
+    cut.feed(body[:-3])
     with pytest.raises(zlib.error):
-        cut = GzipInflater(100)
-        cut.feed(body[:-3])
         cut.finish()
 
 
