@@ -9,8 +9,9 @@ log, and turning every failure into a JSON answer.
   ``rejected``);
 - a client that closes the connection mid-body is logged in one line and audited as
   ``aborted`` (status 499);
-- any other exception is logged with its traceback, answered with a JSON 500 that holds
-  no detail, and audited as ``error``.
+- a database error that escaped the store unwrapped is a 503, any other exception a
+  500: logged with its traceback, answered in JSON with no detail but the exception's
+  type, and audited as ``error``.
 
 Audit writes that fail (the store is down) are logged, never raised: the answer to the
 client stays the one the request earned.
@@ -25,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -261,6 +263,13 @@ class Guard:
                     )
                     await self.audit(found, action, Outcome.ABORTED, CLIENT_CLOSED, target)
                     return error(CLIENT_CLOSED, "the client closed the connection")
+                except SQLAlchemyError as exc:  # a store read that raised unwrapped
+                    _log.exception("%s %s: the store failed", request.method, request.url.path)
+                    name = type(exc).__name__
+                    await self.audit(found, action, Outcome.ERROR, 503, target, error=name)
+                    return error(
+                        503, f"the store could not answer ({name}): the server log has the details"
+                    )
                 except Exception as exc:  # the last line: log, audit, answer 500
                     _log.exception("%s %s failed", request.method, request.url.path)
                     await self.audit(
