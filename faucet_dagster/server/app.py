@@ -56,7 +56,7 @@ from faucet_core.json_limits import JsonLimitError, check_json
 from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
 from faucet_core.store import ProfileStore
 from faucet_core.store.audit import Outcome, list_audit, record_audit
-from faucet_core.store.schema import catalog_consumers, catalog_datasets
+from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.auth import Principal, Role, TokenTable
 from faucet_dagster.server.guard import (
@@ -340,13 +340,24 @@ def create_app(
         if _LIMIT.fullmatch(raw) is None or not 1 <= int(raw) <= 10_000:
             shown = raw if len(raw) <= 20 else raw[:20] + "..."
             return _error(400, f"limit: {shown!r} is not a number from 1 to 10000", field="limit")
-        entries = await run_in_threadpool(
-            list_audit,
-            catalog.engine,
-            limit=int(raw),
-            action=request.query_params.get("action"),
-            actor=request.query_params.get("actor"),
-        )
+        found: dict[str, str | None] = {}
+        for name, column in (("action", audit_log.c.action), ("actor", audit_log.c.actor)):
+            value = found[name] = request.query_params.get(name)
+            if value is not None and (len(value) > _width(column) or "\x00" in value):
+                too_long = len(value) > _width(column)
+                rule = f"is longer than {_width(column)} characters" if too_long else "holds a NUL"
+                shown = repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+                return _error(400, f"{name}: {shown} {rule}", field=name)
+        try:
+            entries = await run_in_threadpool(
+                list_audit,
+                catalog.engine,
+                limit=int(raw),
+                action=found["action"],
+                actor=found["actor"],
+            )
+        except StoreError as exc:
+            return _error(503, str(exc))
         return JSONResponse({"entries": [e.to_dict() for e in entries]})
 
     @server.guard(Role.VIEWER, "metrics", audited=False)

@@ -91,6 +91,8 @@ CASES: dict[str, tuple[str, str, str | None, Any, dict[str, str]]] = {
     "plan-not-utf8": ("POST", "/v1/plan", "viewer", b'{"select": "\xff"}', JSON_BYTES),
     "audit-limit-superscript": ("GET", "/v1/audit?limit=%C2%B2", "admin", None, {}),
     "audit-limit-5000-digits": ("GET", "/v1/audit?limit=" + DIGITS, "admin", None, {}),
+    "audit-actor-nul": ("GET", "/v1/audit?actor=a%00b", "admin", None, {}),
+    "audit-action-65": ("GET", "/v1/audit?action=" + "a" * 65, "admin", None, {}),
     "consumers-kind-65": (
         "POST",
         CONSUMERS,
