@@ -11,7 +11,6 @@ the rule; :func:`loads_limited` checks, then parses.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any
@@ -32,8 +31,14 @@ MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 100
 """A number literal longer than this (digits, sign, point, exponent) is refused."""
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+# ASCII outside strings -> "0" for a character of a number literal, " " for any other
+_NUMBER_CHARS = str.maketrans(
+    {chr(c): "0" if chr(c) in "0123456789.eE+-" else " " for c in range(128)}
+)
+# ASCII -> itself for a bracket, deleted otherwise
+_BRACKETS_ONLY = str.maketrans({chr(c): None for c in range(128) if chr(c) not in "[]{}"})
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
@@ -73,11 +78,6 @@ def has_lone_surrogate(text: str) -> bool:
     return not text.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in text)
 
 
-@functools.lru_cache(maxsize=8)
-def _number_longer_than(limit: int) -> re.Pattern[str]:
-    return re.compile(r"[0-9.eE+\-]{" + str(limit + 1) + ",}")
-
-
 def check_json(
     text: str,
     *,
@@ -99,13 +99,19 @@ def check_json(
                     "without its pair), which is not text: send valid UTF-16 pairs or UTF-8"
                 )
     outside = _STRING.sub('""', text)
-    long_number = _number_longer_than(max_number).search(outside)
-    if long_number is not None:
+    numbers = outside.translate(_NUMBER_CHARS)
+    start = numbers.find("0" * (max_number + 1))
+    if start >= 0:
+        end = start
+        while end < len(numbers) and numbers[end] == "0":
+            end += 1
         raise JsonLimitError(
-            f"the JSON holds a number of {len(long_number.group())} characters; the limit "
-            f"is {max_number}: send long numbers as strings"
+            f"the JSON holds a number of {end - start} characters; the limit is "
+            f"{max_number}: send long numbers as strings"
         )
-    brackets = _NOT_BRACKET.sub("", outside)
+    brackets = outside.translate(_BRACKETS_ONLY)
+    if not brackets.isascii():  # text outside strings that is not JSON: let the parser say
+        brackets = _NOT_BRACKET.sub("", brackets)
     if len(brackets) <= max_depth:
         return
     depth = 0
