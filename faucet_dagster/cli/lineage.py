@@ -40,12 +40,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     check_bind(args.host, tokens)
     with open_catalog(args) as catalog:
         app = create_lineage_app(catalog, tokens)
-        access = f"{len(tokens)} token(s)" if len(tokens) else "no tokens: loopback only"
         print(
             f"faucet: receiving OpenLineage events on http://{args.host}:{args.port}"
-            f"{LINEAGE_PATH} into {catalog.url} ({access})",
+            f"{LINEAGE_PATH} into {catalog.url}",
             flush=True,
         )
+        if len(tokens):
+            print(
+                f"faucet: {len(tokens)} token(s); posts need an ingest, operator or admin one",
+                flush=True,
+            )
+        else:
+            print("faucet: no tokens: anyone on this machine may post (loopback only)", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 

@@ -95,13 +95,14 @@ def _no_nul(value: str) -> str:
     return value
 
 
-def _text(max_length: int, min_length: int = 0) -> Any:
-    """A string type of at most ``max_length`` characters and no NUL."""
-    return Annotated[
-        str,
-        Field(min_length=min_length, max_length=max_length),
-        AfterValidator(_no_nul),
-    ]
+_NoNul = AfterValidator(_no_nul)
+# strings as long as the store's columns hold them, and no NUL (PostgreSQL refuses it)
+_Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), _NoNul]
+_ConsumerName = Annotated[
+    str, Field(min_length=1, max_length=_width(catalog_consumers.c.name)), _NoNul
+]
+_Kind = Annotated[str, Field(max_length=_width(catalog_consumers.c.kind)), _NoNul]
+_Contact = Annotated[str, Field(max_length=_width(catalog_consumers.c.contact)), _NoNul]
 
 
 # -- request models ------------------------------------------------------------------------
@@ -110,8 +111,8 @@ class PlanRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    select: _text(MAX_NAME, 1) | None = None  # type: ignore[valid-type]
-    asset: _text(MAX_NAME, 1) | None = None  # type: ignore[valid-type]
+    select: _Name | None = None
+    asset: _Name | None = None
     sample: list[dict[str, Any]] | None = None
     impact: bool = True
     depth: int = Field(DEFAULT_DEPTH, ge=0, le=MAX_DEPTH)
@@ -132,10 +133,10 @@ class PlanRequest(BaseModel):
 class ConsumerIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    name: _text(_width(catalog_consumers.c.name), 1)  # type: ignore[valid-type]
-    kind: _text(_width(catalog_consumers.c.kind)) = ""  # type: ignore[valid-type]
-    contact: _text(_width(catalog_consumers.c.contact)) = ""  # type: ignore[valid-type]
-    columns: list[_text(MAX_NAME, 1)] = Field(default_factory=list)  # type: ignore[valid-type]
+    name: _ConsumerName
+    kind: _Kind = ""
+    contact: _Contact = ""
+    columns: list[_Name] = Field(default_factory=list)
 
 
 class AnnotateRequest(BaseModel):
@@ -143,7 +144,7 @@ class AnnotateRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    owners: list[_text(MAX_NAME, 1)] | None = None  # type: ignore[valid-type]
+    owners: list[_Name] | None = None
     consumers: list[ConsumerIn] = Field(default_factory=list)
     replace: bool = False
 

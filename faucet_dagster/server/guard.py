@@ -292,7 +292,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 404:
         message = f"no route {request.url.path[:200]!r}: see the API's routes in docs/serve.md"
     elif exc.status_code == 405:
-        allowed = (exc.headers or {}).get("Allow", "")
+        allow = (exc.headers or {}).get("Allow", "")
+        allowed = ", ".join(sorted(m.strip() for m in allow.split(",") if m.strip()))
         message = f"{request.method} is not allowed on {request.url.path[:200]!r}; use {allowed}"
     else:
         message = str(exc.detail)
