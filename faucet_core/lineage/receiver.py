@@ -23,8 +23,9 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from faucet_core.catalog import Catalog
@@ -173,10 +174,20 @@ def lineage_routes(catalog: Catalog, path: str = LINEAGE_PATH) -> list[Route]:
     return [Route(path, receive, methods=["POST"])]
 
 
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """The router's 404 / 405 as JSON."""
+    assert isinstance(exc, HTTPException)
+    message = f"{request.method} {request.url.path[:200]!r}: {exc.detail}"
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
 def create_receiver_app(catalog: Catalog) -> Starlette:
     """A Starlette app with the OpenLineage route and ``GET /healthz`` (no tokens)."""
 
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "catalog": catalog.url})
 
-    return Starlette(routes=[*lineage_routes(catalog), Route("/healthz", health)])
+    return Starlette(
+        routes=[*lineage_routes(catalog), Route("/healthz", health)],
+        exception_handlers={HTTPException: _http_error},
+    )
