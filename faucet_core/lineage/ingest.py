@@ -106,6 +106,12 @@ def _values(text: str) -> Iterator[tuple[int, Any, str | None]]:
             nxt = text.find("\n", max(exc.pos, pos))
             pos = end if nxt < 0 else nxt + 1
             continue
+        except (RecursionError, ValueError) as exc:  # nested too deep, an over-long integer
+            reason = "nested too deep" if isinstance(exc, RecursionError) else "a number too long"
+            yield line, None, f"invalid JSON: {reason}"
+            nxt = text.find("\n", pos)
+            pos = end if nxt < 0 else nxt + 1
+            continue
         yield line, value, None
 
 

@@ -5,6 +5,12 @@ Reads RunEvents from any producer, and the static DatasetEvent / JobEvent. The s
 ``dataset`` array of whole-dataset dependencies) and ``ownership`` dataset facets are read;
 other facets are ignored. A malformed event raises :class:`MalformedEvent` naming the
 field path and the rule, e.g. ``run.runId is missing``.
+
+Every string read is checked against what both store backends can hold: no NUL
+character and no lone surrogate (PostgreSQL refuses them, SQLite would keep them), and
+job names, run ids, dataset namespaces, names and URIs no longer than their columns in
+:mod:`faucet_core.store.schema` (:data:`LIMITS`). So an event is refused as malformed
+the same way on every store, by ``faucet lineage ingest`` and by the HTTP receiver.
 """
 
 from __future__ import annotations
@@ -23,13 +29,30 @@ from faucet_core.catalog.model import (
     RunState,
     SchemaField,
 )
-from faucet_core.errors import LineageError
+from faucet_core.errors import CatalogError, LineageError
+from faucet_core.store.schema import catalog_datasets, catalog_runs
 
-__all__ = ["TRANSFORMATION_TYPES", "MalformedEvent", "parse_event"]
+__all__ = ["LIMITS", "TRANSFORMATION_TYPES", "MalformedEvent", "parse_event"]
 
 TRANSFORMATION_TYPES = ("DIRECT", "INDIRECT")
 _STATES = ", ".join(s.value for s in RunState)
-_MAX_NAME = 1024
+_MAX_NAME = 1024  # any other string read (field names, types, owners, times)
+
+
+def _width(column: Any) -> int:
+    return int(column.type.length)
+
+
+LIMITS: Mapping[str, int] = {
+    "job.namespace": _width(catalog_runs.c.job_namespace),
+    "job.name": _width(catalog_runs.c.job_name),
+    "run.runId": _width(catalog_runs.c.run_id),
+    "namespace": _width(catalog_datasets.c.namespace),
+    "name": _width(catalog_datasets.c.name),
+    "uri": _width(catalog_datasets.c.uri),
+}
+"""The longest job namespace / name, run id, dataset namespace / name / URI the store
+holds, in characters (read from the store's column sizes)."""
 
 
 class MalformedEvent(LineageError):
@@ -58,6 +81,18 @@ def _obj(value: Any, path: str) -> dict[str, Any]:
     return value
 
 
+def _text(value: str, path: str, limit: int | None) -> str:
+    if limit is not None and len(value) > limit:
+        raise MalformedEvent(f"{path} is {len(value)} characters; the limit is {limit}")
+    if "\x00" in value:
+        raise MalformedEvent(f"{path} holds a NUL character (\\u0000): remove it")
+    if not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise MalformedEvent(
+            f"{path} holds a lone surrogate (\\ud800-\\udfff), which is not text: send valid UTF-8"
+        )
+    return value
+
+
 def _opt_obj(parent: Mapping[str, Any], key: str, path: str) -> dict[str, Any]:
     value = parent.get(key)
     return {} if value is None else _obj(value, path)
@@ -72,16 +107,14 @@ def _arr(parent: Mapping[str, Any], key: str, path: str) -> list[Any]:
     return value
 
 
-def _str(parent: Mapping[str, Any], key: str, path: str) -> str:
+def _str(parent: Mapping[str, Any], key: str, path: str, limit: int = _MAX_NAME) -> str:
     if key not in parent or parent[key] is None:
         raise MalformedEvent(f"{path} is missing")
     value = parent[key]
     if not isinstance(value, str) or not value.strip():
-        shown = repr(value) if isinstance(value, str) else _kind(value)
+        shown = repr(value[:40]) if isinstance(value, str) else _kind(value)
         raise MalformedEvent(f"{path} must be a non-empty string, found {shown}")
-    if len(value) > _MAX_NAME:
-        raise MalformedEvent(f"{path} is {len(value)} characters; the limit is {_MAX_NAME}")
-    return value
+    return _text(value, path, limit)
 
 
 def _opt_str(parent: Mapping[str, Any], key: str, path: str) -> str | None:
@@ -90,7 +123,7 @@ def _opt_str(parent: Mapping[str, Any], key: str, path: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise MalformedEvent(f"{path} must be a string, found {_kind(value)}")
-    return value
+    return _text(value, path, None)  # descriptions and types: any length
 
 
 def _time(parent: Mapping[str, Any], key: str) -> dt.datetime:
@@ -152,9 +185,24 @@ def _ref(namespace: str, name: str) -> DatasetRef:
     return DatasetRef(namespace, name)
 
 
+def _dataset_ref(body: Mapping[str, Any], path: str) -> DatasetRef:
+    namespace = _str(body, "namespace", f"{path}.namespace", LIMITS["namespace"])
+    name = _str(body, "name", f"{path}.name", LIMITS["name"])
+    try:
+        ref = _ref(namespace, name)
+    except CatalogError as exc:
+        raise MalformedEvent(f"{path}: {exc}") from None
+    if len(ref.uri) > LIMITS["uri"]:
+        raise MalformedEvent(
+            f"{path}: the dataset URI is {len(ref.uri)} characters; the limit is "
+            f"{LIMITS['uri']}: shorten the namespace or the name"
+        )
+    return ref
+
+
 def _input_field(value: Any, path: str, legacy: str | None) -> FieldRef:
     body = _obj(value, path)
-    ref = _ref(_str(body, "namespace", f"{path}.namespace"), _str(body, "name", f"{path}.name"))
+    ref = _dataset_ref(body, path)
     column = _str(body, "field", f"{path}.field")
     kinds = []
     for i, item in enumerate(_arr(body, "transformations", f"{path}.transformations")):
@@ -176,7 +224,8 @@ def _column_lineage(
     body = _obj(facet, path)
     fields: dict[str, tuple[FieldRef, ...]] = {}
     for out, spec in _opt_obj(body, "fields", f"{path}.fields").items():
-        where = f"{path}.fields.{out}"
+        where = f"{path}.fields.{out[:64]}"
+        _text(out, f"{path}.fields key", _MAX_NAME)
         item = _obj(spec, where)
         legacy = _opt_str(item, "transformationType", f"{where}.transformationType")
         refs = _arr(item, "inputFields", f"{where}.inputFields")
@@ -192,7 +241,7 @@ def _column_lineage(
 
 def _dataset(value: Any, path: str, *, output: bool) -> Observation:
     body = _obj(value, path)
-    ref = _ref(_str(body, "namespace", f"{path}.namespace"), _str(body, "name", f"{path}.name"))
+    ref = _dataset_ref(body, path)
     facets = _facets(body, "facets", path)
     _facets(body, "outputFacets" if output else "inputFacets", path)  # must be an object
     schema = owners = None
@@ -252,14 +301,17 @@ def parse_event(data: Any) -> RunRecord:
     job = _obj(data.get("job"), "job") if "job" in data else None
     if job is None:
         raise MalformedEvent("job is missing")
-    ref = JobRef(_str(job, "namespace", "job.namespace"), _str(job, "name", "job.name"))
+    ref = JobRef(
+        _str(job, "namespace", "job.namespace", LIMITS["job.namespace"]),
+        _str(job, "name", "job.name", LIMITS["job.name"]),
+    )
     run_id: str | None = None
     state = RunState.COMPLETE
     if "run" in data or "eventType" in data:
         run = _obj(data.get("run"), "run") if "run" in data else None
         if run is None:
             raise MalformedEvent("run is missing")
-        run_id = _str(run, "runId", "run.runId")
+        run_id = _str(run, "runId", "run.runId", LIMITS["run.runId"])
         state = _state(data)
     return RunRecord(
         job=ref,

@@ -33,6 +33,7 @@ class Outcome(str, Enum):
     DENIED = "denied"  # 401 / 403
     REJECTED = "rejected"  # bad input, unknown dataset: 4xx, nothing written
     ERROR = "error"  # 5xx
+    ABORTED = "aborted"  # the client closed the connection before its body was complete
 
 
 @dataclass(frozen=True)

@@ -32,15 +32,26 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from faucet_core.lineage import LINEAGE_PATH, create_receiver_app
+    from faucet_core.lineage import LINEAGE_PATH
+    from faucet_dagster.server.auth import load_tokens
+    from faucet_dagster.server.lineage_app import check_bind, create_lineage_app
 
+    tokens = load_tokens(args.tokens, required=False)
+    check_bind(args.host, tokens)
     with open_catalog(args) as catalog:
-        app = create_receiver_app(catalog)
+        app = create_lineage_app(catalog, tokens)
         print(
             f"faucet: receiving OpenLineage events on http://{args.host}:{args.port}"
             f"{LINEAGE_PATH} into {catalog.url}",
             flush=True,
         )
+        if len(tokens):
+            print(
+                f"faucet: {len(tokens)} token(s); posts need an ingest, operator or admin one",
+                flush=True,
+            )
+        else:
+            print("faucet: no tokens: anyone on this machine may post (loopback only)", flush=True)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
@@ -59,7 +70,12 @@ def add_lineage_parser(sub: Any) -> None:
     srv = lsub.add_parser("serve", help="receive events on POST /api/v1/lineage")
     add_location_args(srv)
     srv.add_argument("--port", type=int, default=5000)
-    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on; not loopback: tokens needed"
+    )
+    srv.add_argument(
+        "--tokens", help="JSON or YAML file of name/role/token (adds $FAUCET_TOKENS); ingest role"
+    )
     srv.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )

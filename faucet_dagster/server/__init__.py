@@ -1,7 +1,17 @@
 """``faucet serve``: the HTTP API (plan, catalog, lineage, metrics) with roles and an
-audit log."""
+audit log; ``faucet lineage serve``: the OpenLineage receiver alone, behind the same
+tokens."""
 
 from faucet_dagster.server.app import MAX_BODY_BYTES, create_app
 from faucet_dagster.server.auth import Principal, Role, TokenTable, load_tokens
+from faucet_dagster.server.lineage_app import create_lineage_app
 
-__all__ = ["MAX_BODY_BYTES", "Principal", "Role", "TokenTable", "create_app", "load_tokens"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "Principal",
+    "Role",
+    "TokenTable",
+    "create_app",
+    "create_lineage_app",
+    "load_tokens",
+]

@@ -5,7 +5,7 @@ route                                      role                audited as
 =========================================  ==================  ==============================
 ``POST /v1/plan``                          viewer              ``plan``
 ``GET  /v1/catalog/datasets``              viewer              -
-``GET  /v1/catalog/datasets/{id}``         viewer              -
+``GET  /v1/catalog/datasets/{id or URI}``  viewer              -
 ``POST /v1/catalog/datasets/{id}/consumers``  operator         ``catalog.annotate``
 ``POST /api/v1/lineage``                   operator or ingest  ``lineage.ingest``
 ``GET  /v1/audit``                         admin               -
@@ -14,23 +14,35 @@ route                                      role                audited as
 =========================================  ==================  ==============================
 
 401 without a valid bearer token, 403 below the role (audited as ``denied`` on audited
-routes). Bodies are JSON objects validated by pydantic models with ``extra="forbid"``: a
-malformed body or a wrong field is a 400 naming the field; past :data:`MAX_BODY_BYTES`
-a 413. A change and its audit entry commit in one transaction.
+routes, repeats bounded: see :mod:`faucet_dagster.server.refusals`). Bodies are JSON
+objects, checked for depth and number size before they are parsed
+(:mod:`faucet_core.json_limits`), then validated by pydantic models with
+``extra="forbid"`` and the store's column sizes: a malformed body or a wrong field is a
+400 naming the field; past :data:`MAX_BODY_BYTES` a 413. A change and its audit entry
+commit in one transaction. Unknown routes and methods are JSON 404 / 405; any 5xx is
+audited as ``error`` (see :mod:`faucet_dagster.server.guard`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -40,11 +52,22 @@ from starlette.routing import Route
 from faucet_core.catalog import Catalog, Consumer, DatasetDetail
 from faucet_core.errors import CatalogError, FaucetError, StoreError
 from faucet_core.impact import DEFAULT_DEPTH
+from faucet_core.json_limits import JsonLimitError, check_json
 from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
 from faucet_core.store import ProfileStore
-from faucet_core.store.audit import Outcome, list_audit, record_audit, write_audit
+from faucet_core.store.audit import Outcome, list_audit, record_audit
+from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.auth import Principal, Role, TokenTable
+from faucet_dagster.server.guard import (
+    BadRequest,
+    Endpoint,
+    Guard,
+    Handler,
+    error,
+    http_error_handlers,
+    outcome_of,
+)
 
 __all__ = [
     "ENV_SERVE",
@@ -58,11 +81,28 @@ __all__ = [
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DEPTH = 50
-_ANONYMOUS = Principal("-", Role.INGEST)  # the actor of a request without a valid token
-
-Handler = Callable[[Request, Principal], Awaitable[Response]]
-Endpoint = Callable[[Request], Awaitable[Response]]
+MAX_NAME = 1024  # an owner or a column name (stored inside JSON text, so no column size)
 M = TypeVar("M", bound=BaseModel)
+
+
+def _width(column: Any) -> int:
+    return int(column.type.length)
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("holds a NUL character (\\u0000): remove it")
+    return value
+
+
+_NoNul = AfterValidator(_no_nul)
+# strings as long as the store's columns hold them, and no NUL (PostgreSQL refuses it)
+_Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), _NoNul]
+_ConsumerName = Annotated[
+    str, Field(min_length=1, max_length=_width(catalog_consumers.c.name)), _NoNul
+]
+_Kind = Annotated[str, Field(max_length=_width(catalog_consumers.c.kind)), _NoNul]
+_Contact = Annotated[str, Field(max_length=_width(catalog_consumers.c.contact)), _NoNul]
 
 
 # -- request models ------------------------------------------------------------------------
@@ -71,8 +111,8 @@ class PlanRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    select: str | None = Field(None, min_length=1)
-    asset: str | None = Field(None, min_length=1)
+    select: _Name | None = None
+    asset: _Name | None = None
     sample: list[dict[str, Any]] | None = None
     impact: bool = True
     depth: int = Field(DEFAULT_DEPTH, ge=0, le=MAX_DEPTH)
@@ -93,10 +133,10 @@ class PlanRequest(BaseModel):
 class ConsumerIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    name: str = Field(min_length=1, max_length=256)
-    kind: str = ""
-    contact: str = ""
-    columns: list[str] = Field(default_factory=list)
+    name: _ConsumerName
+    kind: _Kind = ""
+    contact: _Contact = ""
+    columns: list[_Name] = Field(default_factory=list)
 
 
 class AnnotateRequest(BaseModel):
@@ -104,7 +144,7 @@ class AnnotateRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    owners: list[str] | None = None
+    owners: list[_Name] | None = None
     consumers: list[ConsumerIn] = Field(default_factory=list)
     replace: bool = False
 
@@ -119,13 +159,10 @@ class AnnotateRequest(BaseModel):
 
 
 # -- helpers -------------------------------------------------------------------------------
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
-class _BadRequest(Exception):
-    def __init__(self, response: JSONResponse) -> None:
-        self.response = response
+_error = error
+_BadRequest = BadRequest
+_MAX_REF = _width(catalog_datasets.c.uri)
+_LIMIT = re.compile(r"[0-9]{1,5}")
 
 
 def _field_error(exc: ValidationError) -> JSONResponse:
@@ -138,28 +175,48 @@ def _field_error(exc: ValidationError) -> JSONResponse:
     return _error(400, f"{field}: {msg}", field=field)
 
 
+def _bad_body(message: str) -> _BadRequest:
+    return _BadRequest(_error(400, f"body: {message}", field="body"))
+
+
 async def _read_json(request: Request, model: type[M]) -> M:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise _BadRequest(_error(413, f"the request body exceeds {MAX_BODY_BYTES} bytes"))
+    declared = request.headers.get("content-length", "")
+    too_large = _error(413, f"the request body exceeds {MAX_BODY_BYTES} bytes")
+    if declared.isascii() and declared.isdigit() and int(declared[:20]) > MAX_BODY_BYTES:
+        raise _BadRequest(too_large)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise _BadRequest(_error(413, f"the request body exceeds {MAX_BODY_BYTES} bytes"))
+            raise _BadRequest(too_large)
         chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _BadRequest(
-            _error(400, f"body: malformed JSON ({exc}); send one JSON object", field="body")
-        ) from None
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _bad_body(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        check_json(text)
+        data = json.loads(text)
+    except JsonLimitError as exc:
+        raise _bad_body(str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise _bad_body(f"malformed JSON ({exc}); send one JSON object") from None
     if not isinstance(data, dict):
-        raise _BadRequest(_error(400, "body: send one JSON object", field="body"))
+        raise _bad_body("send one JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise _BadRequest(_field_error(exc)) from None
+
+
+def _dataset_ref(request: Request) -> str:
+    """The ``{id}`` of the path: a dataset id, an id prefix or a dataset URI."""
+    ref = str(request.path_params["id"])
+    if len(ref) > _MAX_REF or "\x00" in ref:
+        shown = repr(ref) if len(ref) <= 40 else repr(ref[:40]) + "..."
+        rule = f"is longer than {_MAX_REF} characters" if len(ref) > _MAX_REF else "holds a NUL"
+        raise _BadRequest(_error(400, f"id: {shown} {rule}: give a dataset id or URI", field="id"))
+    return ref
 
 
 @dataclass(frozen=True)
@@ -168,27 +225,13 @@ class _Server:
     store: ProfileStore
     catalog: Catalog
     tokens: TokenTable
+    gate: Guard
 
-    def authorize(
-        self, request: Request, required: Role, *, ingest: bool = False
-    ) -> Principal | JSONResponse:
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        principal = self.tokens.lookup(token.strip()) if scheme.lower() == "bearer" else None
-        if principal is None:
-            return JSONResponse(
-                {"error": "a valid bearer token is required: Authorization: Bearer <token>"},
-                status_code=401,
-                headers={"WWW-Authenticate": 'Bearer realm="faucet"'},
-            )
-        if principal.role.allows(required) or (ingest and principal.role is Role.INGEST):
-            return principal
-        needed = f"{required.value} or ingest" if ingest else required.value
-        return _error(
-            403,
-            f"{principal.name} ({principal.role.value}) may not {request.method} "
-            f"{request.url.path}: it needs {needed} or above",
-        )
+    def guard(
+        self, required: Role, action: str, *, ingest: bool = False, audited: bool = True
+    ) -> Callable[[Handler], Endpoint]:
+        """Authorize, audit, turn bad input into its response (:meth:`Guard.route`)."""
+        return self.gate.route(required, action, ingest=ingest, audited=audited)
 
     async def audit(
         self,
@@ -199,57 +242,7 @@ class _Server:
         target: str = "",
         **detail: Any,
     ) -> None:
-        await run_in_threadpool(
-            write_audit,
-            self.catalog.engine,
-            actor=principal.name,
-            role=principal.role.value if principal is not _ANONYMOUS else "-",
-            action=action,
-            outcome=outcome,
-            status=status,
-            target=target,
-            detail=detail,
-        )
-
-    def guard(
-        self, required: Role, action: str | None = None, *, ingest: bool = False
-    ) -> Callable[[Handler], Endpoint]:
-        """Wrap a handler: authorize, audit a denial, turn bad input into its response."""
-
-        def wrap(handler: Handler) -> Endpoint:
-            async def endpoint(request: Request) -> Response:
-                found = self.authorize(request, required, ingest=ingest)
-                if isinstance(found, JSONResponse):
-                    if action is not None:
-                        who = _ANONYMOUS if found.status_code == 401 else None
-                        if who is None:
-                            header = request.headers.get("authorization", "")
-                            who = self.tokens.lookup(header.partition(" ")[2].strip())
-                        await self.audit(
-                            who or _ANONYMOUS,
-                            action,
-                            Outcome.DENIED,
-                            found.status_code,
-                            request.url.path,
-                        )
-                    return found
-                try:
-                    return await handler(request, found)
-                except _BadRequest as bad:
-                    if action is not None:
-                        await self.audit(
-                            found,
-                            action,
-                            Outcome.REJECTED,
-                            bad.response.status_code,
-                            request.url.path,
-                            error=json.loads(bytes(bad.response.body)).get("error", ""),
-                        )
-                    return bad.response
-
-            return endpoint
-
-        return wrap
+        await self.gate.audit(principal, action, outcome, status, target, **detail)
 
 
 # -- the app -------------------------------------------------------------------------------
@@ -261,7 +254,8 @@ def create_app(
     """The API over ``location`` and the store at ``store_url`` (default: the location's
     FaucetResource store, else ``FAUCET_STORE_URL``, else the default SQLite file)."""
     store = ProfileStore(store_url or location.store_url())
-    server = _Server(location, store, Catalog(store.engine), tokens)
+    engine = store.engine
+    server = _Server(location, store, Catalog(engine), tokens, Guard(tokens, engine))
     catalog = server.catalog
 
     @server.guard(Role.VIEWER, "plan")
@@ -288,7 +282,7 @@ def create_app(
         )
         return JSONResponse(report)
 
-    @server.guard(Role.VIEWER)
+    @server.guard(Role.VIEWER, "catalog.datasets", audited=False)
     async def datasets(_request: Request, _who: Principal) -> Response:
         try:
             found = await run_in_threadpool(catalog.datasets)
@@ -296,9 +290,9 @@ def create_app(
             return _error(503, str(exc))
         return JSONResponse({"datasets": [e.to_dict() for e in found]})
 
-    @server.guard(Role.VIEWER)
+    @server.guard(Role.VIEWER, "catalog.show", audited=False)
     async def dataset(request: Request, _who: Principal) -> Response:
-        ref = request.path_params["id"]
+        ref = _dataset_ref(request)
         try:
             detail = await run_in_threadpool(catalog.detail, ref)
         except StoreError as exc:
@@ -309,7 +303,7 @@ def create_app(
 
     @server.guard(Role.OPERATOR, "catalog.annotate")
     async def consumers(request: Request, who: Principal) -> Response:
-        ref = request.path_params["id"]
+        ref = _dataset_ref(request)
         body = await _read_json(request, AnnotateRequest)
         try:
             detail = await run_in_threadpool(_annotate, server, ref, body, who)
@@ -330,11 +324,10 @@ def create_app(
             outcome_body = json.loads(bytes(response.body))
         except (ValueError, AttributeError):
             outcome_body = {}
-        outcome = Outcome.OK if status < 400 else Outcome.ERROR if status >= 500 else None
         await server.audit(
             who,
             "lineage.ingest",
-            outcome or Outcome.REJECTED,
+            outcome_of(status),
             status,
             LINEAGE_PATH,
             accepted=outcome_body.get("accepted"),
@@ -342,21 +335,33 @@ def create_app(
         )
         return response
 
-    @server.guard(Role.ADMIN)
+    @server.guard(Role.ADMIN, "audit.list", audited=False)
     async def audit(request: Request, _who: Principal) -> Response:
         raw = request.query_params.get("limit", "100")
-        if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
-            return _error(400, f"limit: {raw!r} is not a number from 1 to 10000", field="limit")
-        entries = await run_in_threadpool(
-            list_audit,
-            catalog.engine,
-            limit=int(raw),
-            action=request.query_params.get("action"),
-            actor=request.query_params.get("actor"),
-        )
+        if _LIMIT.fullmatch(raw) is None or not 1 <= int(raw) <= 10_000:
+            shown = raw if len(raw) <= 20 else raw[:20] + "..."
+            return _error(400, f"limit: {shown!r} is not a number from 1 to 10000", field="limit")
+        found: dict[str, str | None] = {}
+        for name, column in (("action", audit_log.c.action), ("actor", audit_log.c.actor)):
+            value = found[name] = request.query_params.get(name)
+            if value is not None and (len(value) > _width(column) or "\x00" in value):
+                too_long = len(value) > _width(column)
+                rule = f"is longer than {_width(column)} characters" if too_long else "holds a NUL"
+                shown = repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+                return _error(400, f"{name}: {shown} {rule}", field=name)
+        try:
+            entries = await run_in_threadpool(
+                list_audit,
+                catalog.engine,
+                limit=int(raw),
+                action=found["action"],
+                actor=found["actor"],
+            )
+        except StoreError as exc:
+            return _error(503, str(exc))
         return JSONResponse({"entries": [e.to_dict() for e in entries]})
 
-    @server.guard(Role.VIEWER)
+    @server.guard(Role.VIEWER, "metrics", audited=False)
     async def metrics(_request: Request, _who: Principal) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
@@ -373,8 +378,8 @@ def create_app(
     routes = [
         Route("/v1/plan", plan, methods=["POST"]),
         Route("/v1/catalog/datasets", datasets, methods=["GET"]),
-        Route("/v1/catalog/datasets/{id}", dataset, methods=["GET"]),
-        Route("/v1/catalog/datasets/{id}/consumers", consumers, methods=["POST"]),
+        Route("/v1/catalog/datasets/{id:path}/consumers", consumers, methods=["POST"]),
+        Route("/v1/catalog/datasets/{id:path}", dataset, methods=["GET"]),
         Route(LINEAGE_PATH, lineage, methods=["POST"]),
         Route("/v1/audit", audit, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),
@@ -386,10 +391,11 @@ def create_app(
         try:
             yield
         finally:
+            await server.gate.flush()
             catalog.close()
             store.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=http_error_handlers())
     app.state.store = store
     app.state.catalog = catalog
     return app

@@ -149,13 +149,19 @@ def _parse_file(path: Path) -> list[tuple[str, Role, str]]:
     return out
 
 
-def load_tokens(file: str | Path | None = None, env: Mapping[str, str] | None = None) -> TokenTable:
-    """Tokens of ``file`` plus ``$FAUCET_TOKENS``; at least one is required."""
+def load_tokens(
+    file: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    required: bool = True,
+) -> TokenTable:
+    """Tokens of ``file`` plus ``$FAUCET_TOKENS``; at least one unless ``required`` is
+    False (then the table may be empty)."""
     env = os.environ if env is None else env
     entries = _parse_env(env.get(ENV_TOKENS, ""))
     if file is not None:
         entries.extend(_parse_file(Path(file)))
-    if not entries:
+    if not entries and required:
         raise ConfigError(
             f"faucet serve needs at least one token: set {ENV_TOKENS}=name:role:token "
             "or pass --tokens FILE"

@@ -113,7 +113,13 @@ def test_a_gzipped_body_and_other_routes(served: tuple[Catalog, str]) -> None:
         f"{url}/api/v1/lineage", content=body, headers={"Content-Encoding": "gzip"}
     )
     assert response.status_code == 201
-    assert httpx.get(f"{url}/api/v1/lineage").status_code == 405
+    r = httpx.get(f"{url}/api/v1/lineage")
+    assert (r.status_code, r.json()) == (
+        405,
+        {"error": "GET '/api/v1/lineage': Method Not Allowed"},
+    )
+    r = httpx.get(f"{url}/nothing")
+    assert (r.status_code, r.json()) == (404, {"error": "GET '/nothing': Not Found"})
     assert httpx.get(f"{url}/healthz").json() == {"status": "ok", "catalog": catalog.url}
 
 

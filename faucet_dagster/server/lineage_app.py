@@ -1,0 +1,91 @@
+"""``faucet lineage serve``: the OpenLineage receiver alone, behind the same bearer tokens
+as ``faucet serve``.
+
+With tokens, ``POST /api/v1/lineage`` needs an ``ingest``, ``operator`` or ``admin``
+token (401 without a valid one, 403 for a viewer) and each request is audited as
+``lineage.ingest``, as in ``faucet serve``. Without tokens the receiver answers anyone,
+so it may only listen on a loopback address (:func:`check_bind`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import json
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from faucet_core.catalog import Catalog
+from faucet_core.errors import ConfigError
+from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
+from faucet_dagster.server.auth import ENV_TOKENS, Principal, Role, TokenTable
+from faucet_dagster.server.guard import Guard, http_error_handlers, outcome_of
+
+__all__ = ["check_bind", "create_lineage_app", "is_loopback"]
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    name = host.strip().strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, tokens: TokenTable | None) -> None:
+    """Refuse to listen on a non-loopback ``host`` without tokens."""
+    if (tokens is None or len(tokens) == 0) and not is_loopback(host):
+        raise ConfigError(
+            f"--host {host} would let anyone on the network write lineage: without tokens "
+            f"faucet lineage serve listens on loopback only (127.0.0.1, ::1). Set "
+            f"{ENV_TOKENS}=name:ingest:<token> or pass --tokens FILE"
+        )
+
+
+def create_lineage_app(catalog: Catalog, tokens: TokenTable | None) -> Starlette:
+    """The receiver with ``GET /healthz``; ``tokens`` None or empty: no authentication."""
+    table = tokens if tokens is not None and len(tokens) else None
+    gate = Guard(table, catalog.engine)
+    (receiver,) = lineage_routes(catalog)
+
+    @gate.route(Role.OPERATOR, "lineage.ingest", ingest=True)
+    async def lineage(request: Request, who: Principal) -> Response:
+        response: Response = await receiver.endpoint(request)
+        status = response.status_code
+        try:
+            body = json.loads(bytes(response.body))
+        except (ValueError, AttributeError):
+            body = {}
+        await gate.audit(
+            who,
+            "lineage.ingest",
+            outcome_of(status),
+            status,
+            LINEAGE_PATH,
+            accepted=body.get("accepted"),
+            error=body.get("error"),
+        )
+        return response
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"status": "ok", "catalog": catalog.url})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await gate.flush()
+
+    return Starlette(
+        routes=[Route(LINEAGE_PATH, lineage, methods=["POST"]), Route("/healthz", health)],
+        lifespan=lifespan,
+        exception_handlers=http_error_handlers(),
+    )
