@@ -57,8 +57,7 @@ def _sink_state(delta: Sequence[ColumnChange], planned: PlannedSchema) -> NodeSt
 
 
 def _hit(columns: Sequence[str], node: NodeState) -> tuple[str, ...]:
-    if node.opaque and not node.affected:
-        return ()
+    """The ``columns`` known to be affected at ``node`` (an opaque path adds none)."""
     if EVERY in node.affected:
         return tuple(columns)
     return tuple(c for c in columns if c in node.affected)
@@ -238,7 +237,8 @@ def _consumers(
     at_sink: bool,
 ) -> tuple[ConsumerHit, ...]:
     """The consumers the change reaches: one that declares columns only when one of them is
-    affected (at the sink: with the worst severity among them), one that declares none by
+    affected (at the sink: with the worst severity among them; downstream: ``unknown`` when
+    none is known to be but an opaque path reaches the dataset), one that declares none by
     any change."""
     out = []
     for consumer in found:
@@ -247,7 +247,7 @@ def _consumers(
             if at_sink:
                 level = Severity.worst(c.severity for c in delta if c.column in consumer.columns)
             elif not _hit(consumer.columns, node):
-                level = Severity.NONE
+                level = Severity.UNKNOWN if node.opaque else Severity.NONE
             if level is Severity.NONE:
                 continue
         out.append(

@@ -238,6 +238,23 @@ def _direction_text(change: ColumnChange) -> str:
     return change.direction.value if change.direction is not None else "?"
 
 
+def _opaque_why(item: AffectedDataset) -> str:
+    if item.opaque_edge:
+        return f"no column lineage on the edge from {item.opaque_from}"
+    if item.severity is Severity.UNKNOWN:
+        return f"downstream of {item.opaque_from}, whose change is unknown"
+    return f"downstream of {item.opaque_from}, whose change is not fully known"
+
+
+def _opaque_lines(item: AffectedDataset) -> list[str]:
+    """Why a dataset is (partly) unknown: an opaque path into it."""
+    if item.opaque_from is None or item.depth == 0:
+        return []
+    if item.severity is Severity.UNKNOWN or not item.reads:
+        return [_opaque_why(item)]
+    return [f"another path into it is opaque ({_opaque_why(item)}): other columns may change too"]
+
+
 def render_text(report: ImpactReport) -> str:
     """The report for a terminal, in the layout of docs/impact.md."""
     n = len(report.affected)
@@ -256,10 +273,7 @@ def render_text(report: ImpactReport) -> str:
         lines.append(
             f"  [{item.severity.value}] depth {item.depth} {item.dataset} (written by {via})"
         )
-        if item.opaque_from is not None and item.opaque_edge:
-            lines.append(f"      no column lineage on the edge from {item.opaque_from}")
-        elif item.opaque_from is not None:
-            lines.append(f"      downstream of {item.opaque_from}, whose change is unknown")
+        lines.extend(f"      {line}" for line in _opaque_lines(item))
         for read in item.reads:
             column = "(every column)" if read.column == "*" else read.column
             if item.depth == 0:
