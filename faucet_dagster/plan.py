@@ -28,7 +28,7 @@ from faucet_core.impact import (
     PlannedSchema,
     from_declared,
     from_lineage,
-    from_sample,
+    from_sample_file,
     plan_impact,
     unknown,
 )
@@ -130,8 +130,6 @@ def plan_asset_impact(
     """The impact report of shipping the current code of ``asset`` (``a/b`` key string):
     the planned schema from ``sample`` (a .jsonl/.csv/.parquet of what it would now write),
     else its declared column schema, else its column lineage, else unknown."""
-    from faucet_core.profile.files import iter_file
-
     graph = defs.resolve_asset_graph()
     key = dg.AssetKey.from_user_string(asset)
     if not graph.has(key):
@@ -146,7 +144,7 @@ def plan_asset_impact(
     declared = schema_of(metadata.get(_SCHEMA))
     lineage = column_lineage_of(metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
     if sample is not None:
-        planned = from_sample(iter_file(sample))
+        planned = from_sample_file(sample)
     elif declared is not None:
         planned = from_declared(declared)
     elif lineage is not None:

@@ -5,10 +5,10 @@ See docs/impact.md."""
 from faucet_core.impact.delta import schema_delta
 from faucet_core.impact.plan import DEFAULT_DEPTH, plan_impact
 from faucet_core.impact.planned import (
+    Observed,
     PlannedSchema,
     from_declared,
     from_lineage,
-    from_sample,
     unknown,
 )
 from faucet_core.impact.report import (
@@ -20,9 +20,11 @@ from faucet_core.impact.report import (
     ContractHit,
     ImpactReport,
     PlannedFrom,
+    SampleRule,
     Severity,
     render_text,
 )
+from faucet_core.impact.sample import from_sample, from_sample_file
 from faucet_core.impact.types import TypeChange, compare_types
 
 __all__ = [
@@ -34,14 +36,17 @@ __all__ = [
     "ConsumerHit",
     "ContractHit",
     "ImpactReport",
+    "Observed",
     "PlannedFrom",
     "PlannedSchema",
+    "SampleRule",
     "Severity",
     "TypeChange",
     "compare_types",
     "from_declared",
     "from_lineage",
     "from_sample",
+    "from_sample_file",
     "plan_impact",
     "render_text",
     "schema_delta",

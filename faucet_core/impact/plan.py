@@ -109,7 +109,11 @@ def plan_impact(
             delta: tuple[ColumnChange, ...] = ()
         elif entry.schema is None:
             delta = ()
-            notes.append("the sink has no observed schema: the delta cannot be computed")
+            notes.append(
+                "the catalog has no observed schema of the sink, so there is nothing to diff "
+                "against; to make it known, record one (a run with a profile check, or a "
+                "declared column schema), then plan again"
+            )
             planned = PlannedSchema(PlannedFrom.UNKNOWN, None, planned.notes)
         else:
             delta, more = schema_delta(entry.schema, planned, renames=renames, drops=drops)
@@ -206,6 +210,7 @@ def plan_impact(
         affected=tuple(affected),
         owners=tuple(notify),
         notes=tuple(notes),
+        sample_rule=planned.rule if planned.source is PlannedFrom.SAMPLE else None,
     )
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "ContractHit",
     "ImpactReport",
     "PlannedFrom",
+    "SampleRule",
     "Severity",
     "render_text",
 ]
@@ -50,6 +51,17 @@ class PlannedFrom(str, Enum):
     DECLARED = "declared"
     LINEAGE = "lineage"
     UNKNOWN = "unknown"
+
+
+class SampleRule(str, Enum):
+    """How a sample's missing columns are read."""
+
+    TYPED = "typed"
+    """Parquet, Arrow IPC, CSV with a header: the sample states its columns, so a current
+    column absent from it is removed."""
+    UNTYPED = "untyped"
+    """JSON lines (and records): only keys with a value show, so a current column with no
+    value is removed only when the asset declares it dropped or renames it away."""
 
 
 class ChangeKind(str, Enum):
@@ -202,6 +214,8 @@ class ImpactReport:
     affected: tuple[AffectedDataset, ...]
     owners: tuple[str, ...]
     notes: tuple[str, ...]
+    sample_rule: SampleRule | None = None
+    """With a sample: which rule read its missing columns."""
 
     @property
     def breaking(self) -> bool:
@@ -212,6 +226,7 @@ class ImpactReport:
             "impact": {
                 "severity": self.severity.value,
                 "planned_from": self.planned_from.value,
+                "sample_rule": self.sample_rule.value if self.sample_rule else None,
                 "sink_dataset": self.sink_dataset,
                 "sink_id": self.sink_id,
                 "last_run": self.last_run,
@@ -259,11 +274,17 @@ def render_text(report: ImpactReport) -> str:
     """The report for a terminal, in the layout of docs/impact.md."""
     n = len(report.affected)
     lines = [
-        f"impact: {report.severity.value} ({n} affected dataset(s), planned schema from "
-        f"{_FROM[report.planned_from]})",
+        f"impact: {report.severity.value} ({n} affected dataset(s), {_FROM[report.planned_from]})",
         f"  sink dataset: {report.sink_dataset} (last run {report.last_run or '-'})",
     ]
-    if report.schema_delta:
+    if report.sample_rule is not None:
+        lines.append(f"  sample rule: {_RULE[report.sample_rule]}")
+    if report.planned_from is PlannedFrom.UNKNOWN:
+        lines.append(
+            "  schema delta: unknown, so everything downstream is unknown "
+            "(the notes say why and how to make it known)"
+        )
+    elif report.schema_delta:
         lines.append("  schema delta:")
         lines.extend(f"    {_delta_token(c)} [{c.severity.value}]" for c in report.schema_delta)
     else:
@@ -301,8 +322,16 @@ def render_text(report: ImpactReport) -> str:
 
 
 _FROM = {
-    PlannedFrom.SAMPLE: "the sample",
-    PlannedFrom.DECLARED: "the declared column schema",
-    PlannedFrom.LINEAGE: "upstream schemas through the column lineage",
-    PlannedFrom.UNKNOWN: "nowhere: unknown, pass --sample",
+    PlannedFrom.SAMPLE: "planned schema from the sample",
+    PlannedFrom.DECLARED: "planned schema from the declared column schema",
+    PlannedFrom.LINEAGE: "planned schema from upstream schemas through the column lineage",
+    PlannedFrom.UNKNOWN: "planned schema unknown",
+}
+
+_RULE = {
+    SampleRule.TYPED: "typed (its schema states the columns: a column absent from it is removed)",
+    SampleRule.UNTYPED: (
+        "untyped JSON lines (a column with no value is removed only when the asset declares "
+        "it dropped)"
+    ),
 }
