@@ -2,8 +2,10 @@
 contract, owner and consumer downstream it reaches (``faucet plan --impact``).
 See docs/impact.md."""
 
+from faucet_core.impact.change import AssetPlan, ChangeImpact, render_change_text
 from faucet_core.impact.delta import schema_delta
-from faucet_core.impact.plan import DEFAULT_DEPTH, plan_impact
+from faucet_core.impact.markdown import render_markdown
+from faucet_core.impact.plan import DEFAULT_DEPTH, NoRecordedRunError, plan_impact
 from faucet_core.impact.planned import (
     Observed,
     PlannedSchema,
@@ -30,12 +32,15 @@ from faucet_core.impact.types import TypeChange, compare_types
 __all__ = [
     "DEFAULT_DEPTH",
     "AffectedDataset",
+    "AssetPlan",
+    "ChangeImpact",
     "ChangeKind",
     "ColumnChange",
     "ColumnRead",
     "ConsumerHit",
     "ContractHit",
     "ImpactReport",
+    "NoRecordedRunError",
     "Observed",
     "PlannedFrom",
     "PlannedSchema",
@@ -48,6 +53,8 @@ __all__ = [
     "from_sample",
     "from_sample_file",
     "plan_impact",
+    "render_change_text",
+    "render_markdown",
     "render_text",
     "schema_delta",
     "unknown",

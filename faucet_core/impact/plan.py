@@ -31,9 +31,17 @@ from faucet_core.impact.store import (
 )
 from faucet_core.impact.walk import EVERY, NodeState, walk
 
-__all__ = ["DEFAULT_DEPTH", "plan_impact"]
+__all__ = ["DEFAULT_DEPTH", "NoRecordedRunError", "plan_impact"]
 
 DEFAULT_DEPTH = 5
+
+
+class NoRecordedRunError(ImpactError):
+    """The sink was never written in the catalog: there is nothing observed to compare."""
+
+    def __init__(self, message: str, dataset: str) -> None:
+        super().__init__(message)
+        self.dataset = dataset
 
 
 def _raw(edge: Edge) -> RawEdge:
@@ -89,9 +97,10 @@ def plan_impact(
     try:
         sink_id = catalog.resolve(sink)
     except CatalogError:
-        raise ImpactError(
+        raise NoRecordedRunError(
             f"{sink}: no recorded run (the catalog {catalog.url} does not know the dataset); "
-            "materialize the asset once, or ingest its OpenLineage events, then plan again"
+            "materialize the asset once, or ingest its OpenLineage events, then plan again",
+            sink,
         ) from None
     extra: dict[str, list[RawEdge]] = {}
     for edge in extra_edges:
@@ -99,9 +108,10 @@ def plan_impact(
     with catalog.engine.connect() as conn:
         last = last_run_of(conn, sink_id)
         if last is None:
-            raise ImpactError(
+            raise NoRecordedRunError(
                 f"{sink}: no recorded run in the catalog {catalog.url}; the catalog has "
-                "nothing observed to compare with: materialize it once, then plan again"
+                "nothing observed to compare with: materialize it once, then plan again",
+                sink,
             )
         entry = entries(conn, [sink_id])[0]
         notes = list(planned.notes)
