@@ -309,3 +309,11 @@ def test_cost_cap_reads_removed_budget_eur_is_breaking_past_an_opaque_path(ads: 
         "not fully known): other columns may change too\n"
         "      cost_cap reads budget_eur (budget_eur removed)\n"
     ) in text
+
+
+def test_depth_is_the_fewest_hops_and_the_bound_cuts_the_longer_known_path(ads: Catalog) -> None:
+    planned = from_declared((SchemaField("id", "integer"),))
+    for depth, severity in ((2, Severity.UNKNOWN), (3, Severity.BREAKING)):
+        report = plan_impact(ads, CAMPAIGNS.uri, planned, depth=depth)
+        budgets = next(a for a in report.affected if a.dataset == BUDGETS.uri)
+        assert (budgets.depth, budgets.severity) == (2, severity)
