@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from faucet_core.catalog import (
     Catalog,
+    Consumer,
     DatasetRef,
     FieldRef,
     JobRef,
@@ -285,6 +286,13 @@ def ads(store_url: str) -> Iterator[Catalog]:
 
 
 def test_cost_cap_reads_removed_budget_eur_is_breaking_past_an_opaque_path(ads: Catalog) -> None:
+    ads.annotate(
+        BUDGETS.uri,
+        consumers=[
+            Consumer("caps", "dashboard", "#ads", ("cost_cap",)),
+            Consumer("campaign-list", "export", "", ("campaign",)),  # only the opaque path
+        ],
+    )
     report = plan_impact(ads, CAMPAIGNS.uri, from_declared((SchemaField("id", "integer"),)))
     got = {a.dataset: a for a in report.affected}
     budgets = got[BUDGETS.uri]
@@ -293,6 +301,10 @@ def test_cost_cap_reads_removed_budget_eur_is_breaking_past_an_opaque_path(ads: 
         ("cost_cap", ("budget_eur",), ("budget_eur removed",))
     ]
     assert budgets.depth == 2  # the fewest hops: over the opaque spend_sql step
+    assert [(c.name, c.severity) for c in budgets.consumers] == [
+        ("campaign-list", Severity.UNKNOWN),  # campaign is not known to change, may change
+        ("caps", Severity.BREAKING),
+    ]
     assert (budgets.opaque_from, budgets.opaque_edge) == (SPEND.uri, False)
     spend = got[SPEND.uri]
     assert (spend.severity, spend.depth, spend.opaque_from, spend.opaque_edge) == (
