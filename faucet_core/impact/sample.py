@@ -69,8 +69,9 @@ def _stated(arrow_type: Any) -> str | None:
     return str(arrow_type)
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(text.split())
+def _one_line(text: object, limit: int = 400) -> str:
+    """``text`` on one line; a reader's own long message is cut at ``limit`` characters."""
+    line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -81,23 +82,30 @@ def _unreadable(exc: Exception) -> bool:
     return isinstance(exc, (pa.ArrowException, OSError, ValueError))
 
 
-def _batches(reader: Any, where: str) -> Iterator[Any]:
+def _ours(exc: FaucetError, path: str) -> ImpactError:
+    """Our own error about the file, on one line (its message names the file already, or
+    gets it named)."""
+    said = _one_line(exc)
+    return ImpactError(said if path in said else f"sample {path}: {said}")
+
+
+def _batches(reader: Any, where: str, path: str) -> Iterator[Any]:
     try:
         yield from reader
     except FaucetError as exc:
-        raise ImpactError(_one_line(f"{where}: {exc}")) from None
+        raise _ours(exc, path) from None
     except Exception as exc:
         if not _unreadable(exc):
             raise
-        raise ImpactError(_one_line(f"{where}: not readable ({exc}); {_FIX}")) from None
+        raise ImpactError(f"{where}: not readable ({_one_line(exc)}); {_FIX}") from None
 
 
-def _guarded(reader: Any, where: str) -> Any:
+def _guarded(reader: Any, where: str, path: str) -> Any:
     """``reader`` whose batches turn read errors (raised while streaming) into one
     :class:`ImpactError` line."""
     import pyarrow as pa
 
-    return pa.RecordBatchReader.from_batches(reader.schema, _batches(reader, where))
+    return pa.RecordBatchReader.from_batches(reader.schema, _batches(reader, where, path))
 
 
 def _profile(data: Any) -> Any:
@@ -170,15 +178,13 @@ def from_sample_file(path: str | Path) -> PlannedSchema:
         source = iter_file(path)
         if hasattr(source, "schema"):
             stated = Path(path).suffix.lower() in _TYPED_SUFFIXES
-            return _typed(_guarded(source, where), stated=stated)
+            return _typed(_guarded(source, where, str(path)), stated=stated)
         return from_sample(source)
     except ImpactError:
         raise
     except FaucetError as exc:
-        # the profiler's own messages name the file already
-        said = str(exc) if str(path) in str(exc) else f"{where}: {exc}"
-        raise ImpactError(_one_line(said)) from None
+        raise _ours(exc, str(path)) from None
     except Exception as exc:
         if not _unreadable(exc):
             raise
-        raise ImpactError(_one_line(f"{where}: not readable ({exc}); {_FIX}")) from None
+        raise ImpactError(f"{where}: not readable ({_one_line(exc)}); {_FIX}") from None
