@@ -1,13 +1,20 @@
 """Change impact: ``plan_impact`` over a catalog of N datasets and 5 N column-lineage edges,
-walked at depth 5, on SQLite (and PostgreSQL with ``--postgres URL``).
+walked at depth 5, on SQLite (and PostgreSQL with ``--postgres URL``), against a plain
+in-memory BFS over the same edges computed in the same run.
 
     .venv/bin/python benchmarks/impact_walk.py                 # 10,000 and 100,000 datasets
     .venv/bin/python benchmarks/impact_walk.py --sizes 10000 --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 Each dataset has 5 columns and 5 outgoing edges to datasets at most N/5 further on (a
 DAG, so the sink's depth-5 cone is a large share of the graph); each edge maps every
-output column to one random input column. The plan drops two of the sink's columns.
-Prints markdown; figures of the last recorded run: results/impact.md.
+output column to one random input column, except ``--opaque`` of them (0.5 % by default)
+that carry no column lineage. The plan drops two of the sink's columns.
+
+The baseline loads every edge of the store into a dict once (timed as "load"), then walks
+hop by hop in memory with the same rules (known columns flow over lineage edges, opacity
+over every edge). Its result must equal the plan's on every dataset and column: the
+script fails otherwise. Prints markdown; figures of the last recorded run:
+results/impact.md.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import platform
 import random
 import statistics
@@ -23,7 +31,7 @@ import time
 import uuid
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
 from faucet_core.catalog import Catalog, DatasetRef, SchemaField
@@ -39,9 +47,55 @@ from faucet_core.store.schema import (
 
 COLS = [f"c{i}" for i in range(5)]
 FANOUT = 5
+DEPTH = 5
+
+Lineage = dict[str, list[str]] | None
+Adjacency = dict[str, list[tuple[str, Lineage]]]
 
 
-def build(catalog: Catalog, n: int, seed: int = 42) -> DatasetRef:
+def load_edges(catalog: Catalog) -> Adjacency:
+    """Every edge of the store, in memory: source id -> [(sink id, {out: [in...]} | None)]."""
+    adj: Adjacency = {}
+    with catalog.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                catalog_edges.c.source_id, catalog_edges.c.sink_id, catalog_edges.c.column_lineage
+            )
+        )
+        for source, sink, lineage in rows:
+            fields = None if lineage is None else json.loads(lineage).get("fields", {})
+            adj.setdefault(source, []).append((sink, fields))
+    return adj
+
+
+def bfs(
+    adj: Adjacency, sink: str, dropped: set[str], depth: int
+) -> dict[str, tuple[set[str], bool]]:
+    """The plain walk: dataset -> (affected columns, opaque), hop by hop, in memory."""
+    state: dict[str, tuple[set[str], bool]] = {sink: (set(dropped), False)}
+    frontier = {sink}
+    for _ in range(depth):
+        snapshot = {k: (set(state[k][0]), state[k][1]) for k in frontier}
+        grown = set()
+        for source in frontier:
+            cols, opaque = snapshot[source]
+            for target, fields in adj.get(source, ()):
+                got = (
+                    set() if fields is None else {o for o, ins in fields.items() if cols & set(ins)}
+                )
+                dark = opaque or (fields is None and bool(cols))
+                if not got and not dark:
+                    continue
+                old_cols, old_dark = state.get(target, (set(), False))
+                new = (old_cols | got, old_dark or dark)
+                if new != (old_cols, old_dark) or target not in state:
+                    state[target] = new
+                    grown.add(target)
+        frontier = grown
+    return state
+
+
+def build(catalog: Catalog, n: int, seed: int = 42, opaque: float = 0.005) -> DatasetRef:
     rng = random.Random(seed)
     now = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
     refs = [DatasetRef("file", f"/lake/d{i:06d}.parquet") for i in range(n)]
@@ -68,6 +122,7 @@ def build(catalog: Catalog, n: int, seed: int = 42) -> DatasetRef:
                 continue
             seen.add((i, j))
             lineage = {"fields": {c: [rng.choice(COLS)] for c in COLS}}
+            dark = rng.random() < opaque
             edges.append(
                 {
                     "source_id": refs[i].id,
@@ -76,7 +131,7 @@ def build(catalog: Catalog, n: int, seed: int = 42) -> DatasetRef:
                     "job_name": f"job{j}",
                     "run_id": f"r{j}",
                     "event_time": now,
-                    "column_lineage": json.dumps(lineage, separators=(",", ":")),
+                    "column_lineage": None if dark else json.dumps(lineage, separators=(",", ":")),
                 }
             )
     with catalog.engine.begin() as conn:
@@ -108,25 +163,53 @@ def build(catalog: Catalog, n: int, seed: int = 42) -> DatasetRef:
     return refs[0]
 
 
-def measure(url: str, n: int, repeat: int) -> dict[str, object]:
+def measure(url: str, n: int, repeat: int, opaque: float) -> dict[str, object]:
     planned = from_declared(tuple(SchemaField(c, "integer") for c in COLS[2:]))
     with Catalog(url) as catalog:
-        sink = build(catalog, n)
-        times = []
+        sink = build(catalog, n, opaque=opaque)
+        times, loads, walks = [], [], []
         report = None
         for _ in range(repeat):
             t0 = time.perf_counter()
-            report = plan_impact(catalog, sink.uri, planned, depth=5)
+            report = plan_impact(catalog, sink.uri, planned, depth=DEPTH)
             times.append(time.perf_counter() - t0)
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            adj = load_edges(catalog)
+            t1 = time.perf_counter()
+            plain = bfs(adj, sink.id, set(COLS[:2]), DEPTH)
+            loads.append(t1 - t0)
+            walks.append(time.perf_counter() - t1)
         assert report is not None
+        ours = {
+            a.id: ({r.column for r in a.reads}, a.opaque_from is not None)
+            for a in report.affected
+            if a.depth > 0
+        }
+        plain.pop(sink.id)
+        diff = sorted(k for k in set(ours) | set(plain) if ours.get(k) != plain.get(k))
+        if diff:
+            raise SystemExit(f"plan and plain BFS differ on {len(diff)} dataset(s): {diff[:5]}")
+        pairs = sum(len(cols) for cols, _ in plain.values())
         breaking = sum(1 for a in report.affected if a.severity is Severity.BREAKING)
+        unknown = sum(1 for a in report.affected if a.severity is Severity.UNKNOWN)
+        mixed = sum(1 for cols, dark in plain.values() if cols and dark)
+        median = statistics.median(times)
         return {
             "datasets": n,
             "edges": catalog.counts()["edges"],
+            "opaque_edges": sum(len([e for e in v if e[1] is None]) for v in adj.values()),
             "affected": len(report.affected),
             "breaking": breaking,
-            "median_s": statistics.median(times),
+            "unknown": unknown,
+            "mixed": mixed,
+            "pairs": pairs,
+            "median_s": median,
             "min_s": min(times),
+            "load_s": statistics.median(loads),
+            "bfs_s": statistics.median(walks),
+            "ratio_walk": median / statistics.median(walks),
+            "ratio_all": median / (statistics.median(loads) + statistics.median(walks)),
         }
 
 
@@ -134,13 +217,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--opaque", type=float, default=0.005, help="share of opaque edges")
     parser.add_argument("--postgres", help="also run on this PostgreSQL URL (fresh schema)")
     args = parser.parse_args()
     rows = []
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
             url = f"sqlite:///{Path(tmp) / 'bench.db'}"
-            rows.append(("SQLite", measure(url, n, args.repeat)))
+            rows.append(("SQLite", measure(url, n, args.repeat, args.opaque)))
         if args.postgres:
             base = make_url(args.postgres)
             schema = f"bench_{uuid.uuid4().hex[:8]}"
@@ -149,18 +233,30 @@ def main() -> None:
                 conn.execute(text(f'CREATE SCHEMA "{schema}"'))
             try:
                 url = base.update_query_dict({"options": f"-csearch_path={schema}"})
-                rows.append(("PostgreSQL", measure(url.render_as_string(False), n, args.repeat)))
+                pg = measure(url.render_as_string(False), n, args.repeat, args.opaque)
+                rows.append(("PostgreSQL", pg))
             finally:
                 with admin.connect() as conn:
                     conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
                 admin.dispose()
-    print(f"\nmachine: {platform.platform()}, Python {platform.python_version()}\n")
-    print("| store | datasets | edges | affected (breaking) | plan_impact median | min |")
-    print("|---|---|---|---|---|---|")
+    print(
+        f"\nmachine: {platform.platform()}, Python {platform.python_version()}, "
+        f"load average at start {os.getloadavg()[0]:.2f}\n"
+    )
+    print(
+        "| store | datasets | edges (opaque) | affected: breaking / unknown (both paths) "
+        "| plan_impact median (min) | plain BFS: load + walk | ratio to walk / to load+walk "
+        "| plan = BFS |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for store, r in rows:
         print(
-            f"| {store} | {r['datasets']:,} | {r['edges']:,} | {r['affected']:,} "
-            f"({r['breaking']:,}) | {r['median_s']:.3f} s | {r['min_s']:.3f} s |"
+            f"| {store} | {r['datasets']:,} | {r['edges']:,} ({r['opaque_edges']:,}) "
+            f"| {r['breaking']:,} / {r['unknown']:,} ({r['mixed']:,}) "
+            f"| {r['median_s']:.3f} s ({r['min_s']:.3f} s) "
+            f"| {r['load_s']:.3f} s + {r['bfs_s']:.3f} s "
+            f"| {r['ratio_walk']:.1f}x / {r['ratio_all']:.2f}x "
+            f"| yes ({r['pairs']:,} dataset-column pairs) |"
         )
 
 

@@ -9,12 +9,17 @@ From the asset's definition metadata: its dataset (the catalog mapping), the dec
 
 The Dagster dependencies of every asset of the location join the catalog's edges in the
 walk (a catalog edge of the same asset wins: it holds the last run's lineage).
+
+:func:`plan_change_impact` plans a change set: several ``--select`` values, each an asset
+key or a Dagster asset selection (``tag:``, ``group:``, ``owner:``, ``kind:``, ``+``,
+``*``, ``and``/``or``/``not``, parsed by Dagster's own ``AssetSelection.from_string``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+import warnings
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +29,28 @@ from faucet_core.catalog import Catalog, ColumnInput, ColumnLineage, Edge, Schem
 from faucet_core.errors import CatalogError, ConfigError, ImpactError
 from faucet_core.impact import (
     DEFAULT_DEPTH,
+    AssetPlan,
+    ChangeImpact,
     ImpactReport,
+    NoRecordedRunError,
     PlannedSchema,
     from_declared,
     from_lineage,
-    from_sample,
+    from_sample_file,
     plan_impact,
     unknown,
 )
 from faucet_dagster.lineage.mapping import asset_dataset, asset_job, column_lineage_of, schema_of
 from faucet_dagster.lineage.record import dataset_of_key
 
-__all__ = ["DROPS_KEY", "RENAMES_KEY", "asset_edges", "plan_asset_impact"]
+__all__ = [
+    "DROPS_KEY",
+    "RENAMES_KEY",
+    "asset_edges",
+    "plan_asset_impact",
+    "plan_change_impact",
+    "select_assets",
+]
 
 RENAMES_KEY = "faucet/renames"
 DROPS_KEY = "faucet/drops"
@@ -130,8 +145,6 @@ def plan_asset_impact(
     """The impact report of shipping the current code of ``asset`` (``a/b`` key string):
     the planned schema from ``sample`` (a .jsonl/.csv/.parquet of what it would now write),
     else its declared column schema, else its column lineage, else unknown."""
-    from faucet_core.profile.files import iter_file
-
     graph = defs.resolve_asset_graph()
     key = dg.AssetKey.from_user_string(asset)
     if not graph.has(key):
@@ -146,7 +159,7 @@ def plan_asset_impact(
     declared = schema_of(metadata.get(_SCHEMA))
     lineage = column_lineage_of(metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
     if sample is not None:
-        planned = from_sample(iter_file(sample))
+        planned = from_sample_file(sample)
     elif declared is not None:
         planned = from_declared(declared)
     elif lineage is not None:
@@ -178,3 +191,89 @@ def asset_owners(graph: Any) -> dict[str, tuple[str, ...]]:
         if declared:
             owners[asset_dataset(key, node.metadata, node.tags).id] = declared
     return owners
+
+
+def _unknown_key(graph: Any, text: str) -> ImpactError:
+    known = ", ".join(sorted(k.to_user_string() for k in graph.get_all_asset_keys())[:10])
+    return ImpactError(
+        f"--select {text!r}: no such asset in the code location; its assets are: {known}"
+    )
+
+
+_SYNTAX = ("key:", "tag:", "group:", "owner:", "kind:", "code_location:", "+", "*", " ", "(")
+
+
+def select_assets(graph: Any, selections: Sequence[str]) -> list[str]:
+    """The asset keys (``a/b`` strings, sorted) that ``selections`` name: each an asset key,
+    or a Dagster asset selection string. Raises :class:`ImpactError` naming a value that is
+    neither, or that selects nothing."""
+    keys: set[dg.AssetKey] = set()
+    for text in selections:
+        plain = dg.AssetKey.from_user_string(text) if text else None
+        if plain is not None and graph.has(plain):
+            keys.add(plain)
+            continue
+        if not any(mark in text for mark in _SYNTAX):
+            raise _unknown_key(graph, text)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # beta notes on Dagster's own parser
+                found = dg.AssetSelection.from_string(text).resolve(graph)
+        except dg.DagsterError as exc:
+            reason = " ".join(str(exc).split())[:200]
+            raise ImpactError(
+                f"--select {text!r}: not an asset key or a Dagster asset selection ({reason}); "
+                "give a key (a/b) or a selection such as 'tag:team=crm', 'group:marts', "
+                "'customers+' or 'key:a or key:b'"
+            ) from None
+        if not found:
+            raise ImpactError(
+                f"--select {text!r} selects no asset of the code location; check the "
+                "selection (faucet plans assets the location defines)"
+            )
+        keys.update(found)
+    return sorted(k.to_user_string() for k in keys)
+
+
+def plan_change_impact(
+    catalog: Catalog,
+    defs: dg.Definitions,
+    selections: Sequence[str],
+    *,
+    sample: str | Path | None = None,
+    depth: int = DEFAULT_DEPTH,
+) -> ChangeImpact:
+    """The impact of shipping every asset ``selections`` name, as one report.
+
+    ``sample`` plans one asset: it is refused when the selection names several. An asset
+    with no recorded run (a new asset) is listed as not planned; when no selected asset
+    has one, that is an error (the first asset's).
+    """
+    graph = defs.resolve_asset_graph()
+    assets = select_assets(graph, selections)
+    if sample is not None and len(assets) != 1:
+        raise ImpactError(
+            f"--sample is what one asset would write, but --select names {len(assets)} "
+            f"assets ({', '.join(assets[:5])}{', ...' if len(assets) > 5 else ''}); "
+            "select one asset to plan it with a sample"
+        )
+    plans: list[AssetPlan] = []
+    first: NoRecordedRunError | None = None
+    for asset in assets:
+        try:
+            report = plan_asset_impact(catalog, defs, asset, sample=sample, depth=depth)
+        except NoRecordedRunError as exc:
+            first = first or exc
+            plans.append(
+                AssetPlan(
+                    asset,
+                    None,
+                    f"{exc.dataset} has no recorded run (a new asset: nothing observed to "
+                    "compare, nothing recorded reads it yet); materialize it once to plan it",
+                )
+            )
+            continue
+        plans.append(AssetPlan(asset, report))
+    if first is not None and all(p.report is None for p in plans):
+        raise first
+    return ChangeImpact.of(plans)

@@ -2,13 +2,15 @@
 contract, owner and consumer downstream it reaches (``faucet plan --impact``).
 See docs/impact.md."""
 
+from faucet_core.impact.change import AssetPlan, ChangeImpact, render_change_text
 from faucet_core.impact.delta import schema_delta
-from faucet_core.impact.plan import DEFAULT_DEPTH, plan_impact
+from faucet_core.impact.markdown import render_markdown
+from faucet_core.impact.plan import DEFAULT_DEPTH, NoRecordedRunError, plan_impact
 from faucet_core.impact.planned import (
+    Observed,
     PlannedSchema,
     from_declared,
     from_lineage,
-    from_sample,
     unknown,
 )
 from faucet_core.impact.report import (
@@ -20,29 +22,39 @@ from faucet_core.impact.report import (
     ContractHit,
     ImpactReport,
     PlannedFrom,
+    SampleRule,
     Severity,
     render_text,
 )
+from faucet_core.impact.sample import from_sample, from_sample_file
 from faucet_core.impact.types import TypeChange, compare_types
 
 __all__ = [
     "DEFAULT_DEPTH",
     "AffectedDataset",
+    "AssetPlan",
+    "ChangeImpact",
     "ChangeKind",
     "ColumnChange",
     "ColumnRead",
     "ConsumerHit",
     "ContractHit",
     "ImpactReport",
+    "NoRecordedRunError",
+    "Observed",
     "PlannedFrom",
     "PlannedSchema",
+    "SampleRule",
     "Severity",
     "TypeChange",
     "compare_types",
     "from_declared",
     "from_lineage",
     "from_sample",
+    "from_sample_file",
     "plan_impact",
+    "render_change_text",
+    "render_markdown",
     "render_text",
     "schema_delta",
     "unknown",

@@ -31,9 +31,17 @@ from faucet_core.impact.store import (
 )
 from faucet_core.impact.walk import EVERY, NodeState, walk
 
-__all__ = ["DEFAULT_DEPTH", "plan_impact"]
+__all__ = ["DEFAULT_DEPTH", "NoRecordedRunError", "plan_impact"]
 
 DEFAULT_DEPTH = 5
+
+
+class NoRecordedRunError(ImpactError):
+    """The sink was never written in the catalog: there is nothing observed to compare."""
+
+    def __init__(self, message: str, dataset: str) -> None:
+        super().__init__(message)
+        self.dataset = dataset
 
 
 def _raw(edge: Edge) -> RawEdge:
@@ -57,8 +65,7 @@ def _sink_state(delta: Sequence[ColumnChange], planned: PlannedSchema) -> NodeSt
 
 
 def _hit(columns: Sequence[str], node: NodeState) -> tuple[str, ...]:
-    if node.opaque and not node.affected:
-        return ()
+    """The ``columns`` known to be affected at ``node`` (an opaque path adds none)."""
     if EVERY in node.affected:
         return tuple(columns)
     return tuple(c for c in columns if c in node.affected)
@@ -90,9 +97,10 @@ def plan_impact(
     try:
         sink_id = catalog.resolve(sink)
     except CatalogError:
-        raise ImpactError(
+        raise NoRecordedRunError(
             f"{sink}: no recorded run (the catalog {catalog.url} does not know the dataset); "
-            "materialize the asset once, or ingest its OpenLineage events, then plan again"
+            "materialize the asset once, or ingest its OpenLineage events, then plan again",
+            sink,
         ) from None
     extra: dict[str, list[RawEdge]] = {}
     for edge in extra_edges:
@@ -100,9 +108,10 @@ def plan_impact(
     with catalog.engine.connect() as conn:
         last = last_run_of(conn, sink_id)
         if last is None:
-            raise ImpactError(
+            raise NoRecordedRunError(
                 f"{sink}: no recorded run in the catalog {catalog.url}; the catalog has "
-                "nothing observed to compare with: materialize it once, then plan again"
+                "nothing observed to compare with: materialize it once, then plan again",
+                sink,
             )
         entry = entries(conn, [sink_id])[0]
         notes = list(planned.notes)
@@ -110,7 +119,11 @@ def plan_impact(
             delta: tuple[ColumnChange, ...] = ()
         elif entry.schema is None:
             delta = ()
-            notes.append("the sink has no observed schema: the delta cannot be computed")
+            notes.append(
+                "the catalog has no observed schema of the sink, so there is nothing to diff "
+                "against; to make it known, record one (a run with a profile check, or a "
+                "declared column schema), then plan again"
+            )
             planned = PlannedSchema(PlannedFrom.UNKNOWN, None, planned.notes)
         else:
             delta, more = schema_delta(entry.schema, planned, renames=renames, drops=drops)
@@ -207,6 +220,7 @@ def plan_impact(
         affected=tuple(affected),
         owners=tuple(notify),
         notes=tuple(notes),
+        sample_rule=planned.rule if planned.source is PlannedFrom.SAMPLE else None,
     )
 
 
@@ -238,7 +252,8 @@ def _consumers(
     at_sink: bool,
 ) -> tuple[ConsumerHit, ...]:
     """The consumers the change reaches: one that declares columns only when one of them is
-    affected (at the sink: with the worst severity among them), one that declares none by
+    affected (at the sink: with the worst severity among them; downstream: ``unknown`` when
+    none is known to be but an opaque path reaches the dataset), one that declares none by
     any change."""
     out = []
     for consumer in found:
@@ -247,7 +262,7 @@ def _consumers(
             if at_sink:
                 level = Severity.worst(c.severity for c in delta if c.column in consumer.columns)
             elif not _hit(consumer.columns, node):
-                level = Severity.NONE
+                level = Severity.UNKNOWN if node.opaque else Severity.NONE
             if level is Severity.NONE:
                 continue
         out.append(

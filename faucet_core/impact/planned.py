@@ -9,53 +9,70 @@ declared column lineage, each output column typed like its single origin), else
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from faucet_core.catalog.model import SchemaField
-from faucet_core.impact.report import PlannedFrom
+from faucet_core.impact.report import PlannedFrom, SampleRule
 
-__all__ = ["PlannedSchema", "from_declared", "from_lineage", "from_sample", "unknown"]
+__all__ = ["Observed", "PlannedSchema", "from_declared", "from_lineage", "unknown"]
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a sample's values show about one column, besides its planned type: their JSON
+    type (the profiler's view, as a profile check records it), their numeric range, and
+    for a CSV the type its reader infers."""
+
+    json_type: str | None = None
+    low: float | None = None
+    high: float | None = None
+    inferred: str | None = None
+    """A CSV column's type as its reader infers it from the text (``timestamp``)."""
+
+    @property
+    def values(self) -> tuple[float, float] | None:
+        if self.low is None or self.high is None:
+            return None
+        return (self.low, self.high)
 
 
 @dataclass(frozen=True)
 class PlannedSchema:
-    """The planned columns (``None`` when unknown) and where they came from."""
+    """The planned columns (``None`` when unknown) and where they came from.
+
+    For a sample, ``rule`` says how a column absent from it is read (a typed sample states
+    its columns; JSON lines only show keys with a value) and ``observed`` what its values
+    show, so the delta compares like with like.
+    """
 
     source: PlannedFrom
     columns: tuple[SchemaField, ...] | None
     notes: tuple[str, ...] = ()
+    rule: SampleRule | None = None
+    observed: Mapping[str, Observed] = field(default_factory=dict)
 
     def types(self) -> dict[str, str | None]:
         return {f.name: f.type for f in self.columns or ()}
 
 
+UNKNOWN_FIX = (
+    "to make it known, pass --sample (a file of what the asset would now write) or declare "
+    "its column schema"
+)
+
+
 def unknown(reason: str = "") -> PlannedSchema:
-    note = reason or "no sample, no declared column schema and no column lineage"
-    return PlannedSchema(PlannedFrom.UNKNOWN, None, (f"{note}: pass --sample",))
+    """No planned schema: ``reason`` says why (the note adds how to make it known)."""
+    why = reason or "no sample, no declared column schema and no column lineage"
+    return PlannedSchema(
+        PlannedFrom.UNKNOWN,
+        None,
+        (f"what the asset would now write is unknown: {why}; {UNKNOWN_FIX}",),
+    )
 
 
 def from_declared(fields: Sequence[SchemaField]) -> PlannedSchema:
     return PlannedSchema(PlannedFrom.DECLARED, tuple(fields))
-
-
-def _json_type(types: Mapping[str, int]) -> str:
-    seen = [t for t, n in types.items() if n and t != "null"]
-    return "|".join(sorted(seen) + (["null"] if types.get("null") else []))
-
-
-def from_sample(data: Any) -> PlannedSchema:
-    """The schema of a sample (anything :func:`faucet_core.profile` takes: records, a
-    DataFrame, an Arrow reader), typed with the profiler's JSON types (``integer|null``).
-    """
-    from faucet_core.profile import profile
-
-    prof = profile(data)
-    fields = tuple(SchemaField(name, _json_type(col.types)) for name, col in prof.columns.items())
-    notes: tuple[str, ...] = ()
-    if prof.skipped_columns:
-        notes = (f"the sample has {prof.skipped_columns} column(s) past max_columns, not planned",)
-    return PlannedSchema(PlannedFrom.SAMPLE, fields, notes)
 
 
 def from_lineage(

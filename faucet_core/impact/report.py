@@ -18,6 +18,7 @@ __all__ = [
     "ContractHit",
     "ImpactReport",
     "PlannedFrom",
+    "SampleRule",
     "Severity",
     "render_text",
 ]
@@ -50,6 +51,17 @@ class PlannedFrom(str, Enum):
     DECLARED = "declared"
     LINEAGE = "lineage"
     UNKNOWN = "unknown"
+
+
+class SampleRule(str, Enum):
+    """How a sample's missing columns are read."""
+
+    TYPED = "typed"
+    """Parquet, Arrow IPC, CSV with a header: the sample states its columns, so a current
+    column absent from it is removed."""
+    UNTYPED = "untyped"
+    """JSON lines (and records): only keys with a value show, so a current column with no
+    value is removed only when the asset declares it dropped or renames it away."""
 
 
 class ChangeKind(str, Enum):
@@ -202,6 +214,8 @@ class ImpactReport:
     affected: tuple[AffectedDataset, ...]
     owners: tuple[str, ...]
     notes: tuple[str, ...]
+    sample_rule: SampleRule | None = None
+    """With a sample: which rule read its missing columns."""
 
     @property
     def breaking(self) -> bool:
@@ -212,6 +226,7 @@ class ImpactReport:
             "impact": {
                 "severity": self.severity.value,
                 "planned_from": self.planned_from.value,
+                "sample_rule": self.sample_rule.value if self.sample_rule else None,
                 "sink_dataset": self.sink_dataset,
                 "sink_id": self.sink_id,
                 "last_run": self.last_run,
@@ -238,15 +253,38 @@ def _direction_text(change: ColumnChange) -> str:
     return change.direction.value if change.direction is not None else "?"
 
 
+def _opaque_why(item: AffectedDataset) -> str:
+    if item.opaque_edge:
+        return f"no column lineage on the edge from {item.opaque_from}"
+    if item.severity is Severity.UNKNOWN:
+        return f"downstream of {item.opaque_from}, whose change is unknown"
+    return f"downstream of {item.opaque_from}, whose change is not fully known"
+
+
+def _opaque_lines(item: AffectedDataset) -> list[str]:
+    """Why a dataset is (partly) unknown: an opaque path into it."""
+    if item.opaque_from is None or item.depth == 0:
+        return []
+    if item.severity is Severity.UNKNOWN or not item.reads:
+        return [_opaque_why(item)]
+    return [f"another path into it is opaque ({_opaque_why(item)}): other columns may change too"]
+
+
 def render_text(report: ImpactReport) -> str:
     """The report for a terminal, in the layout of docs/impact.md."""
     n = len(report.affected)
     lines = [
-        f"impact: {report.severity.value} ({n} affected dataset(s), planned schema from "
-        f"{_FROM[report.planned_from]})",
+        f"impact: {report.severity.value} ({n} affected dataset(s), {_FROM[report.planned_from]})",
         f"  sink dataset: {report.sink_dataset} (last run {report.last_run or '-'})",
     ]
-    if report.schema_delta:
+    if report.sample_rule is not None:
+        lines.append(f"  sample rule: {_RULE[report.sample_rule]}")
+    if report.planned_from is PlannedFrom.UNKNOWN:
+        lines.append(
+            "  schema delta: unknown, so everything downstream is unknown "
+            "(the notes say why and how to make it known)"
+        )
+    elif report.schema_delta:
         lines.append("  schema delta:")
         lines.extend(f"    {_delta_token(c)} [{c.severity.value}]" for c in report.schema_delta)
     else:
@@ -256,10 +294,7 @@ def render_text(report: ImpactReport) -> str:
         lines.append(
             f"  [{item.severity.value}] depth {item.depth} {item.dataset} (written by {via})"
         )
-        if item.opaque_from is not None and item.opaque_edge:
-            lines.append(f"      no column lineage on the edge from {item.opaque_from}")
-        elif item.opaque_from is not None:
-            lines.append(f"      downstream of {item.opaque_from}, whose change is unknown")
+        lines.extend(f"      {line}" for line in _opaque_lines(item))
         for read in item.reads:
             column = "(every column)" if read.column == "*" else read.column
             if item.depth == 0:
@@ -287,8 +322,16 @@ def render_text(report: ImpactReport) -> str:
 
 
 _FROM = {
-    PlannedFrom.SAMPLE: "the sample",
-    PlannedFrom.DECLARED: "the declared column schema",
-    PlannedFrom.LINEAGE: "upstream schemas through the column lineage",
-    PlannedFrom.UNKNOWN: "nowhere: unknown, pass --sample",
+    PlannedFrom.SAMPLE: "planned schema from the sample",
+    PlannedFrom.DECLARED: "planned schema from the declared column schema",
+    PlannedFrom.LINEAGE: "planned schema from upstream schemas through the column lineage",
+    PlannedFrom.UNKNOWN: "planned schema unknown",
+}
+
+_RULE = {
+    SampleRule.TYPED: "typed (its schema states the columns: a column absent from it is removed)",
+    SampleRule.UNTYPED: (
+        "untyped JSON lines (a column with no value is removed only when the asset declares "
+        "it dropped)"
+    ),
 }

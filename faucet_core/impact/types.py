@@ -18,6 +18,7 @@ reverse. Anything else is incompatible. Two decisions:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -116,12 +117,43 @@ def parse_type(text: str) -> frozenset[_Atom]:
     return frozenset(_atom(p) for p in text.split("|") if p.strip())
 
 
-def compare_types(current: str | None, planned: str | None, *, sample: bool = False) -> TypeChange:
+def _observed(
+    new: frozenset[_Atom], old: frozenset[_Atom], values: tuple[float, float]
+) -> frozenset[_Atom]:
+    """Sample atoms narrowed to what the values show: JSON's unbounded ``integer`` to the
+    observed range, and a JSON ``number`` (whose width values cannot show) to the narrowest
+    current number type that holds the range."""
+    low, high = values
+    span = max(abs(low), abs(high))
+    out = set()
+    for atom in new:
+        if atom == _Atom("integer", -_INF, _INF) and math.isfinite(span):
+            atom = _Atom("integer", math.floor(low), math.ceil(high))
+        elif atom == _Atom("number", 0, 64):
+            holds = [o for o in old if o.family == "number" and span <= _FLOAT_MAX[int(o.high)]]
+            if holds:
+                atom = min(holds)
+        out.add(atom)
+    return frozenset(out)
+
+
+_FLOAT_MAX = {16: 65504.0, 32: 3.4028234663852886e38, 64: _INF}
+
+
+def compare_types(
+    current: str | None,
+    planned: str | None,
+    *,
+    sample: bool = False,
+    values: tuple[float, float] | None = None,
+) -> TypeChange:
     """How ``planned`` relates to ``current``.
 
     ``sample``: ``planned`` was observed in sample values, which show what values are, not
     what the column admits; a planned type whose values all fit the current one (ints in a
-    number column) is then not a retype.
+    number column) is then not a retype. ``values`` (the sample's numeric range) lets JSON
+    ``integer``/``number`` values fit a sized current type (``int32``, ``float32``) they
+    fit in.
     """
     if not current or not planned:
         return TypeChange.UNKNOWN
@@ -133,9 +165,15 @@ def compare_types(current: str | None, planned: str | None, *, sample: bool = Fa
         old = old - {null} or old
     if new <= old:
         return TypeChange.SAME
+    if sample and values is not None:
+        seen = _observed(new, old, values)
+        if all(any(n.within(o) for o in old) for n in seen):
+            return TypeChange.SAME
     new_fits = all(any(n.within(o) for o in old) for n in new)
     if sample and new_fits:
         return TypeChange.SAME
+    if sample and null in new and all(any(n.within(o) for o in old) for n in new - {null}):
+        return TypeChange.WIDENING  # values that fit, and nulls the current type lacks
     if all(any(o.within(n) for n in new) for o in old):
         return TypeChange.WIDENING
     if new_fits:

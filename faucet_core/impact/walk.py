@@ -1,11 +1,22 @@
 """The downstream walk: which datasets read a changed column, hop by hop.
 
 Breadth first from the sink, one query per hop (per 900 frontier ids). A dataset's state
-is the set of its columns the change reaches (``*``: every column, when a filter or join
-key changed) and whether it is opaque (reached over an edge without column lineage, or
-from an opaque dataset). Only datasets whose state grew are expanded at the next hop, so
-a dataset reached again over a longer path with more affected columns is propagated
-again; cycles end because states only grow.
+has two parts that never cancel each other:
+
+* the **known** affected columns (``*``: every column, when a filter or join key changed),
+  carried over edges with column lineage from the known affected columns upstream;
+* whether it is **opaque**: reached over an edge without column lineage from a dataset
+  the change reaches, or over any edge from an opaque dataset. Opaque means "more may
+  change than is known", never "nothing is known": known columns still flow through an
+  opaque dataset's lineage edges, and a dataset with a known break stays breaking.
+
+The result is the union over every path of at most ``depth`` hops (each edge's transfer is
+a union-preserving function of its source's state, so the hop-by-hop union equals the
+union over paths). Only datasets whose state grew are expanded at the next hop, so a
+dataset reached again over a longer path with more affected columns is propagated again;
+cycles end because states only grow. ``depth`` of a dataset is the fewest hops over which
+anything (known or opaque) reaches it; a later, longer path may add columns or opacity
+but never changes it.
 """
 
 from __future__ import annotations
@@ -27,18 +38,26 @@ class NodeState:
 
     depth: int
     affected: dict[str, set[str]] = field(default_factory=dict)
-    """Affected column -> the sink's delta entries it derives from."""
+    """Known affected column -> the sink's delta entries it derives from."""
     reads: dict[str, set[str]] = field(default_factory=dict)
-    """Affected column -> the affected upstream columns it reads."""
+    """Known affected column -> the affected upstream columns it reads."""
     opaque: bool = False
+    """Some path into it is opaque: columns beyond the known ones may change."""
     opaque_from: str | None = None
+    """The upstream dataset of the first hop it turned opaque (smallest id among them)."""
     opaque_edge: bool = False
     """True when ``opaque_from``'s edge has no column lineage; False when ``opaque_from``
-    is itself unknown."""
+    is itself opaque."""
     written_by: set[str] = field(default_factory=set)
+    """Jobs of the edges that carried something into it."""
 
-    def size(self) -> int:
+    def flowing(self) -> int:
+        """The size of what flows on from it (grows only: the walk's progress measure)."""
         return sum(len(v) for v in self.affected.values()) + (1 if self.opaque else 0)
+
+    @property
+    def reached(self) -> bool:
+        return bool(self.affected) or self.opaque
 
 
 @dataclass(frozen=True)
@@ -49,25 +68,27 @@ class WalkResult:
 
 
 def _hits(ins: Sequence[str], affected: Mapping[str, set[str]]) -> tuple[list[str], set[str]]:
+    """The input columns among ``ins`` that are affected, and the delta entries behind them
+    (a column's own entries plus those of ``*``: the union keeps the transfer
+    path-independent)."""
     every = affected.get(EVERY)
     hit, roots = [], set()
     for column in ins:
         got = affected.get(column)
-        if got is None and every is not None:
-            got = every
+        if got is None and every is None:
+            continue
+        hit.append(column)
         if got is not None:
-            hit.append(column)
             roots |= got
+        if every is not None:
+            roots |= every
     return hit, roots
 
 
-def _apply(edge: RawEdge, src_id: str, src: NodeState, node: NodeState) -> None:
-    if src.opaque or edge.lineage is None:
-        node.opaque = True
-        if node.opaque_from is None:
-            node.opaque_from, node.opaque_edge = src_id, edge.lineage is None
-        node.written_by.add(edge.job)
-        return
+def _carry(edge: RawEdge, src: NodeState, node: NodeState) -> bool:
+    """Carry ``src``'s known columns over ``edge``'s column lineage into ``node``."""
+    if edge.lineage is None or not src.affected:
+        return False
     fields, whole = edge.lineage
     carried = False
     for out, ins in fields.items():
@@ -81,8 +102,18 @@ def _apply(edge: RawEdge, src_id: str, src: NodeState, node: NodeState) -> None:
         node.affected.setdefault(EVERY, set()).update(roots)
         node.reads.setdefault(EVERY, set()).update(hit)
         carried = True
-    if carried:
+    return carried
+
+
+def _apply(edge: RawEdge, src: NodeState, node: NodeState) -> tuple[bool, bool]:
+    """Apply one edge; returns (carried anything, made ``node`` opaque over this edge)."""
+    carried = _carry(edge, src, node)
+    opaque = src.opaque or (edge.lineage is None and bool(src.affected))
+    if opaque:
+        node.opaque = True
+    if carried or opaque:
         node.written_by.add(edge.job)
+    return carried or opaque, opaque
 
 
 def walk(
@@ -95,7 +126,7 @@ def walk(
     """Walk ``depth`` hops downstream of ``sink_id`` whose state is ``sink``; ``load`` returns
     the edges out of a frontier."""
     nodes: dict[str, NodeState] = {sink_id: sink}
-    frontier = [sink_id] if (sink.affected or sink.opaque) else []
+    frontier = [sink_id] if sink.reached else []
     for hop in range(1, depth + 1):
         if not frontier:
             break
@@ -110,16 +141,24 @@ def walk(
             )
             for key in frontier
         }
+        # the hop a dataset turns opaque, its smallest (source id, has lineage) way in
+        # names where from: independent of the order the store returns edges in
+        opaque_via: dict[str, tuple[str, bool]] = {}
         for edge in load(frontier):
             src = before_hop[edge.source_id]
             node = nodes.get(edge.sink_id)
-            fresh = node is None
             candidate = NodeState(hop) if node is None else node
-            before = candidate.size()
-            _apply(edge, edge.source_id, src, candidate)
-            if candidate.size() > before:
-                if fresh:
-                    nodes[edge.sink_id] = candidate
+            newly = not candidate.opaque or edge.sink_id in opaque_via
+            before = candidate.flowing()
+            touched, opaque = _apply(edge, src, candidate)
+            if opaque and newly:
+                way = (edge.source_id, edge.lineage is not None)
+                opaque_via[edge.sink_id] = min(opaque_via.get(edge.sink_id, way), way)
+            if touched and node is None:
+                nodes[edge.sink_id] = candidate
+            if candidate.flowing() > before:
                 grown.add(edge.sink_id)
+        for key, (source, has_lineage) in opaque_via.items():
+            nodes[key].opaque_from, nodes[key].opaque_edge = source, not has_lineage
         frontier = sorted(grown)
     return WalkResult(nodes, tuple(frontier))

@@ -1,7 +1,7 @@
 """A code location for ``faucet plan --impact -f``: ``raw`` (a PostgreSQL table) ->
 ``customers`` (declared schema renaming email to mail, dropping legacy) -> ``contacts``
 (declared column lineage; never materialized: its edge is known from Dagster only) and
-``untyped`` (no schema, no lineage).
+``untyped`` (no schema, no lineage). ``customers`` and ``untyped`` form the group ``crm``.
 
 No ``from __future__ import annotations``: Dagster inspects the annotations.
 """
@@ -16,6 +16,7 @@ raw = dg.AssetSpec(
 @dg.asset(
     deps=[raw],
     owners=["team:crm"],
+    group_name="crm",
     metadata={
         "dagster/column_schema": dg.TableSchema(
             columns=[
@@ -48,7 +49,7 @@ def contacts() -> None:
     return None
 
 
-@dg.asset(deps=[customers])
+@dg.asset(deps=[customers], group_name="crm")
 def untyped() -> None:
     return None
 

@@ -161,8 +161,8 @@ def test_sample_planned_schema(
     assert [(c["column"], c["change"]) for c in impact["schema_delta"]] == [
         ("email", "retyped"),  # string -> string|null: widening
         ("legacy", "removed"),  # declared in faucet/drops
-        ("score", "retyped"),  # float32 -> integer|number: widening
-    ]
+    ]  # score: 0.5 and 1 fit float32, the type it has: not a retype (like with like)
+    assert impact["sample_rule"] == "untyped"
     assert code == EXIT_FAIL_ON
 
 
@@ -185,4 +185,137 @@ def test_never_ran_and_unknown_asset_exit_non_zero(
     assert err == (
         "Error: --select 'nope': no such asset in the code location; its assets are: "
         "contacts, customers, raw, untyped\n"
+    )
+
+
+# -- change sets, markdown, typed samples (issue 13) --------------------------------------
+def _record_untyped(url: str) -> None:
+    """A run of ``untyped`` (it declares nothing: its planned schema is unknown)."""
+    with Catalog(url) as catalog:
+        catalog.record(
+            [
+                RunRecord(
+                    job=JobRef("dagster", "untyped"),
+                    run_id="dagster-run-2",
+                    state=RunState.COMPLETE,
+                    event_time=T0 + dt.timedelta(hours=3),
+                    source="dagster",
+                    inputs=(Observation(CUSTOMERS),),
+                    outputs=(
+                        Observation(
+                            DatasetRef("dagster", "untyped"),
+                            schema=(SchemaField("n", "integer"),),
+                        ),
+                    ),
+                ),
+            ]
+        )
+
+
+def test_markdown_comment_for_one_asset(store: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _faucet(
+        capsys, "plan", "--impact", "-f", LOCATION, "--select", "customers",
+        "--format", "markdown", "--fail-on", "breaking",
+    )  # fmt: skip
+    assert (code, err) == (EXIT_FAIL_ON, "")
+    _expect("customers.md", out)
+    assert out.startswith("<!-- faucet-impact -->\n### Change impact: breaking\n")
+
+
+def test_change_set_from_a_dagster_selection_is_one_report(
+    store: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _record_untyped(store)
+    for fmt, fixture in (("markdown", "change.md"), ("text", "change.txt")):
+        code, out, err = _faucet(
+            capsys, "plan", "--impact", "-f", LOCATION, "--select", "customers+",
+            "--format", fmt, "--fail-on", "breaking",
+        )  # fmt: skip
+        assert (code, err) == (EXIT_FAIL_ON, "")
+        _expect(fixture, out)
+    code, out, _ = _faucet(
+        capsys, "plan", "--impact", "-f", LOCATION, "--select", "group:crm",
+        "--select", "contacts", "--json",
+    )  # fmt: skip
+    assert code == 0
+    change = json.loads(out)["change"]
+    _expect("change.json", json.dumps(change, indent=2, sort_keys=True) + "\n")
+    assert change["severity"] == "breaking"
+    assert change["assets"] == ["contacts", "customers", "untyped"]
+    plans = {p["asset"]: p for p in change["plans"]}
+    assert plans["contacts"]["skipped"].startswith("dagster://contacts has no recorded run")
+    assert plans["customers"]["impact"]["severity"] == "breaking"
+    assert plans["untyped"]["impact"]["planned_from"] == "unknown"
+    # the same change set through another selection: the same report
+    code, again, _ = _faucet(
+        capsys, "plan", "--impact", "-f", LOCATION, "--select", "key:customers or key:untyped",
+        "--select", "+contacts", "--json",
+    )  # fmt: skip
+    assert json.loads(again) == json.loads(out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--select", "customers or"],
+            "Error: --select 'customers or': not an asset key or a Dagster asset selection "
+            "(Invalid selection string: customers or); give a key (a/b) or a selection such "
+            "as 'tag:team=crm', 'group:marts', 'customers+' or 'key:a or key:b'\n",
+        ),
+        (
+            ["--select", "tag:team=nobody"],
+            "Error: --select 'tag:team=nobody' selects no asset of the code location; check "
+            "the selection (faucet plans assets the location defines)\n",
+        ),
+        (
+            ["--select", "customers+", "--sample", "x.jsonl"],
+            "Error: --sample is what one asset would write, but --select names 3 assets "
+            "(contacts, customers, untyped); select one asset to plan it with a sample\n",
+        ),
+        (
+            ["--select", "customers", "--json", "--format", "markdown"],
+            "Error: --json and --format markdown disagree: give one of them\n",
+        ),
+    ],
+)
+def test_bad_selections_are_one_line(
+    store: str, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = _faucet(capsys, "plan", "--impact", "-f", LOCATION, *argv)
+    assert (code, out, err) == (1, "", message)
+
+
+def test_typed_sample_removal_fails_the_gate_and_a_ragged_csv_is_one_line(
+    store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sample = tmp_path / "customers.parquet"  # no email (nor mail): a typed removal
+    pq.write_table(
+        pa.table({"id": pa.array([1, 2]), "score": pa.array([0.5, 1.0], pa.float32())}), sample
+    )
+    code, out, _ = _faucet(
+        capsys, "plan", "--impact", "-f", LOCATION, "--select", "customers",
+        "--sample", str(sample), "--json", "--fail-on", "breaking",
+    )  # fmt: skip
+    impact = json.loads(out)["impact"]
+    assert code == EXIT_FAIL_ON
+    assert impact["sample_rule"] == "typed"
+    assert [(c["column"], c["change"], c["severity"]) for c in impact["schema_delta"]] == [
+        ("email", "removed", "breaking"),
+        ("legacy", "removed", "breaking"),
+    ]  # id: int64 values fit the integer column: not a retype
+    ragged = tmp_path / "customers.csv"
+    ragged.write_text("id,score\n1,0.5\n2\n")
+    code, out, err = _faucet(
+        capsys, "plan", "--impact", "-f", LOCATION, "--select", "customers",
+        "--sample", str(ragged),
+    )  # fmt: skip
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: sample {ragged}: not readable (CSV parse error: Expected 2 columns, got 1: 2);"
+        " pass JSON lines, a CSV with a header, Parquet or Arrow IPC of what the asset would "
+        "write\n"
     )
