@@ -1,0 +1,81 @@
+"""One finding per column and run: the most specific cause heads, the rest is evidence."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from faucet_core.drift import DriftFinding, DriftMetric
+from faucet_core.drift.rootcause import one_per_column
+from faucet_core.notify import NotifiedFinding
+from tests.faucet_core.notify.builders import mean_shift, new_value, null_rate, psi, type_mix
+
+
+def _series(column: str, metric: DriftMetric, statistic: str, score: float) -> DriftFinding:
+    return replace(
+        mean_shift(column), metric=metric, statistic=statistic, score=score, threshold=5.0
+    )
+
+
+def _shape(findings: list[DriftFinding]) -> list[tuple[str, list[str]]]:
+    return [(f.key, [f"{e.key}:{e.statistic}" for e in f.evidence]) for f in findings]
+
+
+@pytest.mark.parametrize(
+    ("head", "others"),
+    [
+        pytest.param(type_mix("c"), [new_value("c"), null_rate("c")], id="type_mix-first"),
+        pytest.param(new_value("c"), [null_rate("c"), psi("c")], id="new_value-before-null"),
+        pytest.param(
+            null_rate("c", score=6.0),
+            [_series("c", DriftMetric.DISTINCT, "distinct", 50.0)],
+            id="null_rate-before-a-wider-distinct",
+        ),
+    ],
+)
+def test_the_most_specific_cause_heads(head, others):
+    (found,) = one_per_column([*others, head])
+    assert found.key == head.key
+    assert {e.key for e in found.evidence} == {o.key for o in others}
+    assert found.message == head.message
+
+
+def test_among_the_rest_the_widest_margin_heads():
+    # a truncated text: lengths collapse (far beyond the limit), distinct falls a little
+    distinct = _series("note", DriftMetric.DISTINCT, "distinct", 6.0)
+    len_max = _series("note", DriftMetric.STRING_LENGTH, "len_max", 80.0)
+    len_mean = _series("note", DriftMetric.STRING_LENGTH, "len_mean", 30.0)
+    assert _shape(one_per_column([distinct, len_max, len_mean])) == [
+        (
+            "note.string_length",
+            ["note.string_length:len_mean", "note.distinct:distinct"],
+        )
+    ]
+
+
+def test_columns_keep_their_order_and_stay_apart():
+    found = one_per_column([null_rate("a"), new_value("b"), mean_shift("a")])
+    assert _shape(found) == [("a.null_rate", ["a.mean:mean"]), ("b.new_value", [])]
+
+
+def test_grouping_is_idempotent_and_loses_nothing():
+    once = one_per_column([null_rate("a"), mean_shift("a"), psi("a"), new_value("b")])
+    assert one_per_column(once) == once
+    flat = sorted(e.key for f in once for e in f.findings)
+    assert flat == ["a.mean", "a.null_rate", "a.psi", "b.new_value"]
+
+
+def test_evidence_round_trips_through_json():
+    (found,) = one_per_column([null_rate("a"), mean_shift("a")])
+    data = found.to_dict()
+    assert [e["metric"] for e in data["evidence"]] == ["mean"]
+    assert data["evidence"][0]["evidence"] == []
+    assert DriftFinding.from_dict(data) == found
+
+
+def test_a_classified_columns_evidence_carries_no_values():
+    (found,) = one_per_column([new_value("email", "a@b.c"), new_value("email", "x@y.z")])
+    shown = NotifiedFinding.of(found, classified=True).finding
+    assert "@" not in str(shown.to_dict())
+    assert len(shown.evidence) == 1
