@@ -127,6 +127,24 @@ class DriftFinding:
         return (replace(self, evidence=()), *self.evidence)
 
     @property
+    def evidence_note(self) -> str:
+        """What else moved in the column, e.g. ``also string_length (len_max, len_mean),
+        distinct``; empty without evidence. Never names a value."""
+        stats: dict[str, list[str]] = {}
+        for e in self.evidence:
+            names = stats.setdefault(e.metric.value, [])
+            if e.metric.is_series and e.statistic != e.metric.value and e.statistic not in names:
+                names.append(e.statistic)
+        parts = [m + (f" ({', '.join(names)})" if names else "") for m, names in stats.items()]
+        return "also " + ", ".join(parts) if parts else ""
+
+    @property
+    def headline(self) -> str:
+        """The message, followed by the evidence note when there is evidence."""
+        note = self.evidence_note
+        return f"{self.message}; {note}" if note else self.message
+
+    @property
     def key(self) -> str:
         """``column.metric``, the name a finding is shown under."""
         return f"{self.column}.{self.metric.value}"

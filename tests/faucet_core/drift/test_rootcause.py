@@ -9,7 +9,15 @@ import pytest
 from faucet_core.drift import DriftFinding, DriftMetric
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.notify import NotifiedFinding
-from tests.faucet_core.notify.builders import mean_shift, new_value, null_rate, psi, type_mix
+from faucet_core.notify.slack_message import slack_text
+from tests.faucet_core.notify.builders import (
+    mean_shift,
+    new_value,
+    notification,
+    null_rate,
+    psi,
+    type_mix,
+)
 
 
 def _series(column: str, metric: DriftMetric, statistic: str, score: float) -> DriftFinding:
@@ -79,3 +87,24 @@ def test_a_classified_columns_evidence_carries_no_values():
     shown = NotifiedFinding.of(found, classified=True).finding
     assert "@" not in str(shown.to_dict())
     assert len(shown.evidence) == 1
+
+
+def test_the_headline_names_what_else_moved_once_per_metric():
+    (found,) = one_per_column(
+        [
+            new_value("region"),
+            _series("region", DriftMetric.STRING_LENGTH, "len_max", 9.0),
+            _series("region", DriftMetric.STRING_LENGTH, "len_mean", 7.0),
+            _series("region", DriftMetric.DISTINCT, "distinct", 6.0),
+        ]
+    )
+    assert found.evidence_note == "also string_length (len_max, len_mean), distinct"
+    assert found.headline == f"{found.message}; also string_length (len_max, len_mean), distinct"
+    assert null_rate("a").headline == null_rate("a").message  # no evidence, no note
+
+
+def test_a_slack_message_is_one_root_cause_with_its_evidence():
+    (found,) = one_per_column([new_value("region"), psi("region")])
+    text = slack_text(notification(found))
+    assert text.startswith("Profile drift on sales/orders: region.new_value: value")
+    assert text.endswith("; also psi")
