@@ -8,10 +8,21 @@ Here the findings of a column collapse into one, headed by the most specific cau
 1. ``type_mix`` (values arrive as another JSON type),
 2. ``new_value``, then ``vanished_value`` (the column's categories changed),
 3. ``null_rate``,
-4. then the metric that crossed its limit by the widest margin (score over threshold).
+4. ``string_length`` (the values changed shape: a truncation also lowers the distinct
+   count, not the other way round),
+5. ``distinct`` (the set of values changed: a collapse onto a few ids also moves their
+   mean and extremes),
+6. ``mean``, ``min``, ``max`` (the values moved), then ``psi`` (only their mix did).
 
-Ties within a rank go to the larger margin too (e.g. the most prominent of several new
-values). Every other finding of the column is kept, whole, as the head's ``evidence``.
+Within a metric the finding furthest beyond its limit heads (e.g. the most prominent of
+several new values). Every other finding of the column is kept, whole, as the head's
+``evidence``.
+
+One exception keeps a collapse of the distinct count from hiding behind its symptoms:
+when a column's values concentrate on a few (say 4,600 customers a day become 25),
+those few become "new" top values and the old ones "vanish". A new or vanished value
+moves the distinct count by one; when ``distinct`` left its band by more than the named
+values can account for, ``distinct`` is the cause and heads, right after ``type_mix``.
 """
 
 from __future__ import annotations
@@ -28,10 +39,17 @@ ROOT_CAUSE_ORDER = (
     DriftMetric.NEW_VALUE,
     DriftMetric.VANISHED_VALUE,
     DriftMetric.NULL_RATE,
+    DriftMetric.STRING_LENGTH,
+    DriftMetric.DISTINCT,
+    DriftMetric.MEAN,
+    DriftMetric.MIN,
+    DriftMetric.MAX,
+    DriftMetric.PSI,
 )
-"""The metrics that head a column's finding before any other, most specific first."""
+"""Which metric heads a column's finding: the most specific cause first."""
 
 _RANK = {metric: rank for rank, metric in enumerate(ROOT_CAUSE_ORDER)}
+_VALUE_METRICS = frozenset({DriftMetric.NEW_VALUE, DriftMetric.VANISHED_VALUE})
 
 
 def _margin(finding: DriftFinding) -> float:
@@ -41,8 +59,25 @@ def _margin(finding: DriftFinding) -> float:
     return finding.score
 
 
-def _rank(finding: DriftFinding) -> tuple[int, float]:
+def _rank(finding: DriftFinding) -> tuple[float, float]:
     return (_RANK.get(finding.metric, len(ROOT_CAUSE_ORDER)), -_margin(finding))
+
+
+def _outside_band(finding: DriftFinding) -> float:
+    """How far a series finding's value lies outside the band of passing values."""
+    low, high = finding.expected_low, finding.expected_high
+    if low is not None and finding.value < low:
+        return low - finding.value
+    if high is not None and finding.value > high:
+        return finding.value - high
+    return 0.0
+
+
+def _distinct_is_the_cause(group: list[DriftFinding]) -> bool:
+    named = sum(1 for f in group if f.metric in _VALUE_METRICS)
+    return named > 0 and any(
+        f.metric is DriftMetric.DISTINCT and _outside_band(f) > named for f in group
+    )
 
 
 def one_per_column(findings: Iterable[DriftFinding]) -> list[DriftFinding]:
@@ -53,6 +88,15 @@ def one_per_column(findings: Iterable[DriftFinding]) -> list[DriftFinding]:
         by_column.setdefault(finding.column, []).extend(finding.findings)
     grouped = []
     for group in by_column.values():
-        head, *rest = sorted(group, key=_rank)
+        rank = _rank
+        if _distinct_is_the_cause(group):
+            rank = _rank_distinct_first
+        head, *rest = sorted(group, key=rank)
         grouped.append(replace(head, evidence=tuple(rest)))
     return grouped
+
+
+def _rank_distinct_first(finding: DriftFinding) -> tuple[float, float]:
+    if finding.metric is DriftMetric.DISTINCT:  # after type_mix, before the values
+        return (_RANK[DriftMetric.TYPE_MIX] + 0.5, -_margin(finding))
+    return _rank(finding)

@@ -49,17 +49,26 @@ def test_the_most_specific_cause_heads(head, others):
     assert found.message == head.message
 
 
-def test_among_the_rest_the_widest_margin_heads():
-    # a truncated text: lengths collapse (far beyond the limit), distinct falls a little
-    distinct = _series("note", DriftMetric.DISTINCT, "distinct", 6.0)
-    len_max = _series("note", DriftMetric.STRING_LENGTH, "len_max", 80.0)
+def test_a_truncation_is_a_string_length_finding_with_distinct_as_evidence():
+    # a truncated text: lengths collapse, and with them the distinct count
+    distinct = _series("note", DriftMetric.DISTINCT, "distinct", 80.0)
+    len_max = _series("note", DriftMetric.STRING_LENGTH, "len_max", 6.0)
     len_mean = _series("note", DriftMetric.STRING_LENGTH, "len_mean", 30.0)
     assert _shape(one_per_column([distinct, len_max, len_mean])) == [
         (
             "note.string_length",
-            ["note.string_length:len_mean", "note.distinct:distinct"],
+            ["note.string_length:len_max", "note.distinct:distinct"],
         )
     ]
+
+
+def test_ids_collapsing_onto_a_few_are_a_distinct_finding_with_max_as_evidence():
+    maximum = _series("customer_id", DriftMetric.MAX, "max", 1846.0)
+    mean = _series("customer_id", DriftMetric.MEAN, "mean", 48.0)
+    distinct = _series("customer_id", DriftMetric.DISTINCT, "distinct", 504.0)
+    (found,) = one_per_column([maximum, mean, distinct])
+    assert found.key == "customer_id.distinct"
+    assert [e.key for e in found.evidence] == ["customer_id.mean", "customer_id.max"]
 
 
 def test_columns_keep_their_order_and_stay_apart():
@@ -95,7 +104,7 @@ def test_the_headline_names_what_else_moved_once_per_metric():
             new_value("region"),
             _series("region", DriftMetric.STRING_LENGTH, "len_max", 9.0),
             _series("region", DriftMetric.STRING_LENGTH, "len_mean", 7.0),
-            _series("region", DriftMetric.DISTINCT, "distinct", 6.0),
+            replace(_distinct(6, 4.6, 5.4), column="region"),
         ]
     )
     assert found.evidence_note == "also string_length (len_max, len_mean), distinct"
@@ -108,3 +117,34 @@ def test_a_slack_message_is_one_root_cause_with_its_evidence():
     text = slack_text(notification(found))
     assert text.startswith("Profile drift on sales/orders: region.new_value: value")
     assert text.endswith("; also psi")
+
+
+def _distinct(value: float, low: float, high: float) -> DriftFinding:
+    return replace(
+        _series("customer_id", DriftMetric.DISTINCT, "distinct", 90.0),
+        value=value,
+        expected_low=low,
+        expected_high=high,
+    )
+
+
+def test_a_collapse_of_distinct_heads_the_values_it_made_prominent():
+    # 4,600 customers a day became 25: those 25 are "new" top values, a symptom
+    collapse = _distinct(25, 4400, 4800)
+    symptoms = [new_value("customer_id", "c1"), new_value("customer_id", "c2")]
+    (found,) = one_per_column([*symptoms, collapse])
+    assert found.key == "customer_id.distinct"
+    assert [e.key for e in found.evidence] == ["customer_id.new_value"] * 2
+
+
+def test_a_new_value_still_heads_the_distinct_count_it_moved_by_one():
+    one_more = _distinct(6, 4.6, 5.4)  # 5 regions became 6: the new value explains it
+    (found,) = one_per_column([one_more, new_value("customer_id", "latam")])
+    assert found.key == "customer_id.new_value"
+
+
+def test_type_mix_heads_even_a_collapse():
+    (found,) = one_per_column(
+        [_distinct(25, 4400, 4800), new_value("customer_id"), type_mix("customer_id")]
+    )
+    assert found.key == "customer_id.type_mix"
