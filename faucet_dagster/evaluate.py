@@ -4,6 +4,7 @@ record, and turn the outcome into an ``AssetCheckResult``."""
 from __future__ import annotations
 
 import datetime as dt
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -16,6 +17,7 @@ from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_dagster.assets import AssetTarget, baseline_key_of
+from faucet_dagster.check_error import error_result, redact_urls
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import check_description, column_numbers, markdown_summary
@@ -188,7 +190,27 @@ def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> Profile
 
 
 def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.AssetCheckResult:
-    """Profile what the asset wrote in this run and compare it with its baseline."""
+    """Profile what the asset wrote in this run and compare it with its baseline.
+
+    A fault on the way (store unreachable or busy, a loader or IO manager that raises, data
+    the profiler rejects, an unforeseen error) never raises out of the check: it becomes a
+    failed evaluation with ``faucet/status: error`` and the error text, severity WARN under
+    ``on_drift: warn``/``notify`` (the run succeeds) and ERROR under ``fail`` (the blocking
+    check fails the run). Nothing reaches the baseline from a run whose profile was not
+    recorded."""
+    try:
+        return _evaluate(context, opts)
+    except dg.Failure as exc:
+        text = exc.description or str(exc)
+    except Exception as exc:  # an unforeseen fault must not crash the pipeline it watches
+        text = f"faucet could not check {opts.target.key.to_user_string()}: {_reason(exc)}"
+        context.log.debug(
+            "faucet: the check's error, in full:\n" + redact_urls(traceback.format_exc())
+        )
+    return error_result(opts.config, redact_urls(text))
+
+
+def _evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.AssetCheckResult:
     key = opts.target.key
     cfg = opts.config
     store = _store(context, opts.resource_key)
@@ -248,9 +270,12 @@ def _result(
     main = _worst(outcomes)
     drifted = main.status is RunStatus.DRIFTED
     last = outcomes[-1][1]
-    history = store.history(
-        last.key.key, partition=last.key.partition or None, limit=cfg.window + 1
-    )
+    try:
+        history = store.history(
+            last.key.key, partition=last.key.partition or None, limit=cfg.window + 1
+        )
+    except FaucetError:  # the outcome is known; only the summary's trend is lost
+        history = []
     findings = [
         {**f.to_dict(), "partition": p} if p is not None else f.to_dict()
         for p, o in outcomes

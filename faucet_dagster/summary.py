@@ -44,7 +44,7 @@ def check_description(outcome: ProfilingOutcome, partition_count: int = 1) -> st
     if outcome.status is RunStatus.STABLE:
         return f"stable against {outcome.baseline_runs} baseline run(s){where}"
     head = f"drift: {len(outcome.findings)} finding(s) against {outcome.baseline_runs} run(s)"
-    lines = [head + where] + [f"! {f.message}" for f in outcome.findings[:10]]
+    lines = [head + where] + [f"! {f.headline}" for f in outcome.findings[:10]]
     if len(outcome.findings) > 10:
         lines.append(f"... and {len(outcome.findings) - 10} more (see the findings metadata)")
     if not outcome.in_baseline:
@@ -146,7 +146,7 @@ def markdown_summary(
 
 def _cell_long(finding: DriftFinding) -> str:
     # The line already starts with the finding's key: do not repeat it from the message.
-    return finding.message.removeprefix(f"{finding.key}: ").replace("|", "\\|")
+    return finding.headline.removeprefix(f"{finding.key}: ").replace("|", "\\|")
 
 
 def findings_json(findings: Sequence[DriftFinding]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
+from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import is_calendar, is_churning, value_lists
@@ -23,7 +24,9 @@ def detect_drift(
     current: TableProfile, baseline: Sequence[TableProfile], config: ProfilingConfig
 ) -> list[DriftFinding]:
     """The drift findings of ``current`` against ``baseline`` (the rolling window of
-    earlier runs, oldest first), ordered by column, then metric.
+    earlier runs, oldest first): at most one per column, in column order, headed by the
+    column's most specific cause with its other drifted metrics as ``evidence``
+    (:mod:`faucet_core.drift.rootcause`).
 
     Returns ``[]`` while the baseline holds fewer than ``config.min_history`` runs (the
     caller reports the run as warming up) and for a run that wrote no records. Only
@@ -46,7 +49,7 @@ def detect_drift(
     findings.extend(judge_series(tests, config))
     order = {name: index for index, name in enumerate(current.columns)}
     findings.sort(key=lambda f: (order[f.column], _METRIC_ORDER[f.metric]))
-    return findings
+    return one_per_column(findings)
 
 
 def _value_findings(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -117,6 +117,32 @@ class DriftFinding:
     value_key: Any = None
     share: float | None = None
     baseline_share: float | None = None
+    evidence: tuple[DriftFinding, ...] = ()
+    """The column's other drifted metrics in the same run, attached to this finding, the
+    run's one finding for the column (its most specific cause)."""
+
+    @property
+    def findings(self) -> tuple[DriftFinding, ...]:
+        """This finding and its evidence, each without evidence of its own."""
+        return (replace(self, evidence=()), *self.evidence)
+
+    @property
+    def evidence_note(self) -> str:
+        """What else moved in the column, e.g. ``also string_length (len_max, len_mean),
+        distinct``; empty without evidence. Never names a value."""
+        stats: dict[str, list[str]] = {}
+        for e in self.evidence:
+            names = stats.setdefault(e.metric.value, [])
+            if e.metric.is_series and e.statistic != e.metric.value and e.statistic not in names:
+                names.append(e.statistic)
+        parts = [m + (f" ({', '.join(names)})" if names else "") for m, names in stats.items()]
+        return "also " + ", ".join(parts) if parts else ""
+
+    @property
+    def headline(self) -> str:
+        """The message, followed by the evidence note when there is evidence."""
+        note = self.evidence_note
+        return f"{self.message}; {note}" if note else self.message
 
     @property
     def key(self) -> str:
@@ -132,6 +158,8 @@ class DriftFinding:
                 value = value.value
             elif isinstance(value, float) and not math.isfinite(value):
                 value = None
+            elif f.name == "evidence":
+                value = [e.to_dict() for e in value]
             data[f.name] = value
         return data
 
@@ -150,6 +178,7 @@ class DriftFinding:
             for name in ("value", "baseline_center", "baseline_spread", "score", "threshold"):
                 values[name] = math.nan if values[name] is None else float(values[name])
             values["baseline_runs"] = int(values["baseline_runs"])
+            values["evidence"] = tuple(cls.from_dict(e) for e in values.get("evidence") or ())
             return cls(**values)
         except (KeyError, TypeError, ValueError) as exc:
             raise DriftFindingError(

@@ -84,6 +84,9 @@ class NotifiedFinding:
 
 
 def _withhold(finding: DriftFinding) -> DriftFinding:
+    if finding.evidence:
+        evidence = tuple(_withhold(e) for e in finding.evidence)
+        finding = replace(finding, evidence=evidence)
     # type_mix names a JSON type, never a value: it keeps its key.
     key = finding.value_key if finding.metric is DriftMetric.TYPE_MIX else None
     if finding.metric not in _VALUE_METRICS:

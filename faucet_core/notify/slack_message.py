@@ -98,12 +98,14 @@ def _where(n: DriftNotification, finding: NotifiedFinding | None = None) -> str:
 def _text(n: DriftNotification, escape: Callable[[str], str]) -> str:
     if not n.grouped:
         f = n.findings[0]
-        return clip(escape(f"Profile drift on {_where(n, f)}: {f.finding.message}"), MAX_TEXT_CHARS)
+        return clip(
+            escape(f"Profile drift on {_where(n, f)}: {f.finding.headline}"), MAX_TEXT_CHARS
+        )
     head = f"Profile drift on {_where(n)}: {len(n.findings)} finding(s)"
     lines = [escape(head)]
     used = len(lines[0])
     for i, f in enumerate(n.findings):
-        line = escape(f"• {f.finding.message}")
+        line = escape(f"• {f.finding.headline}")
         rest = len(n.findings) - i
         tail = f"… and {rest} more"
         if used + 1 + len(line) + 1 + len(tail) > MAX_TEXT_CHARS:
@@ -237,7 +239,7 @@ def _single(n: DriftNotification) -> list[Block]:
     position = f"finding {n.first_index + 1} of {n.total_findings}"
     return [
         _header(f"{_icon(n)} Profile drift: {n.asset}"),
-        _section(mrkdwn_escape(d.message)),
+        _section(mrkdwn_escape(d.headline)),
         {"type": "section", "fields": fields[:MAX_FIELDS]},
         _context(n, position=position),
     ]
@@ -256,7 +258,7 @@ def _grouped(n: DriftNotification) -> list[Block]:
         title = f"*{_code(d.key)}*"
         if f.partition:
             title += f" · partition {_code(f.partition)}"
-        message = d.message.removeprefix(f"{d.key}: ")
+        message = d.headline.removeprefix(f"{d.key}: ")
         blocks.append(_section(f"{title}\n{mrkdwn_escape(message)}"))
     if len(shown) < count:
         more = count - len(shown)

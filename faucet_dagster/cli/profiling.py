@@ -44,7 +44,7 @@ def render_key(key: BaselineKey, runs: list[ProfileRun], *, full: bool) -> str:
     ]
     if latest.findings:
         lines.append(f"  drift: {len(latest.findings)} finding(s)")
-        lines.extend(f"    ! {f.message}" for f in latest.findings)
+        lines.extend(f"    ! {f.headline}" for f in latest.findings)
     else:
         lines.append("  drift: none")
     lines.append("  columns:")

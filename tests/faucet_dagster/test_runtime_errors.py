@@ -1,4 +1,10 @@
-"""Run-time errors reach the check as a ``dg.Failure`` that says what to do."""
+"""A check that cannot profile or record degrades instead of crashing the run it watches.
+
+Under ``on_drift: warn``/``notify`` a fault becomes a failed WARN evaluation with
+``faucet/status: error`` and the error text, and the run succeeds; under ``fail`` it is a
+blocking ERROR that fails the run and keeps downstream assets from materializing. Either
+way nothing reaches the baseline.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,16 @@ from typing import Any
 import dagster as dg
 import pytest
 
+from faucet_core.store import ProfileStore
 from faucet_dagster import build_profile_checks
-from tests.faucet_dagster.helpers import failures, materialize, materialized, orders
+from tests.faucet_dagster.helpers import (
+    failures,
+    materialize,
+    materialized,
+    meta,
+    orders,
+    report,
+)
 
 FIX_STORE = "Fix the store_url of resource 'faucet' (or FAUCET_STORE_URL), then re-run this check"
 
@@ -18,14 +32,19 @@ def _failure_events(result: dg.ExecuteInProcessResult) -> list[dg.DagsterEvent]:
     return [e for e in result.all_events if e.is_step_failure]
 
 
-def _only_failure(result: dg.ExecuteInProcessResult) -> str:
-    assert not result.success
-    assert result.get_asset_check_evaluations() == []  # no evaluation, a failed step
-    (event,) = _failure_events(result)
-    assert event.step_key == "orders_faucet_profile"
-    user = event.step_failure_data.user_failure_data
-    assert user is not None, "not a dg.Failure: " + event.step_failure_data.error.message
-    return str(user.description)
+def _error_text(result: dg.ExecuteInProcessResult) -> str:
+    """The error of the one evaluation of a warn-mode check that could not do its work."""
+    assert result.success, failures(result)  # the run the check watches goes on
+    assert _failure_events(result) == []
+    (ev,) = result.get_asset_check_evaluations()
+    assert ev.asset_key == dg.AssetKey("orders")
+    assert not ev.passed
+    assert ev.severity == dg.AssetCheckSeverity.WARN
+    assert meta(ev, "faucet/status") == "error"
+    assert meta(ev, "faucet/finding_count") == 0
+    text = str(meta(ev, "faucet/error"))
+    assert ev.description == f"faucet could not check this materialization: {text}"
+    return text
 
 
 def test_a_check_on_an_asset_never_materialized(instance, sqlite_url):
@@ -33,7 +52,7 @@ def test_a_check_on_an_asset_never_materialized(instance, sqlite_url):
     result = materialize(
         [orders, *checks], instance, sqlite_url, selection=dg.AssetSelection.checks(*checks)
     )
-    assert _only_failure(result) == (
+    assert _error_text(result) == (
         "orders has no materialization to profile yet: materialize the asset first; the "
         "profile check reads what it wrote"
     )
@@ -62,7 +81,7 @@ def _closed_port() -> int:
 def test_an_unusable_store_url(instance, feed, url, reason):
     checks = build_profile_checks([orders])
     result = materialize([orders, *checks], instance, url)
-    assert _only_failure(result) == f"the faucet store is unavailable: {reason}. {FIX_STORE}"
+    assert _error_text(result) == f"the faucet store is unavailable: {reason}. {FIX_STORE}"
     assert materialized(result) == ["orders"]  # the data stays written
 
 
@@ -70,7 +89,7 @@ def test_an_unreachable_postgres_store(instance, feed):
     port = _closed_port()
     url = f"postgresql://faucet@127.0.0.1:{port}/faucet"
     checks = build_profile_checks([orders])
-    message = _only_failure(materialize([orders, *checks], instance, url))
+    message = _error_text(materialize([orders, *checks], instance, url))
     where = f"postgresql+psycopg://faucet@127.0.0.1:{port}/faucet"
     prefix = f"the faucet store is unavailable: cannot open the store at {where}: "
     assert message.startswith(prefix)
@@ -86,7 +105,7 @@ def test_a_resource_that_is_not_a_faucet_resource(instance, feed, sqlite_url):
         resources={"faucet": dg.ResourceDefinition.hardcoded_resource(sqlite_url)},
         raise_on_error=False,
     )
-    assert _only_failure(result) == (
+    assert _error_text(result) == (
         "resource 'faucet' is a str, not a FaucetResource: bind "
         "resources={'faucet': FaucetResource()} in your Definitions"
     )
@@ -122,7 +141,7 @@ def _broken(ctx: Any) -> Any:
 )
 def test_a_failing_loader(instance, feed, sqlite_url, loader, message):
     checks = build_profile_checks([orders], loader=loader)
-    assert _only_failure(materialize([orders, *checks], instance, sqlite_url)) == message
+    assert _error_text(materialize([orders, *checks], instance, sqlite_url)) == message
 
 
 @dg.asset(name="orders")
@@ -138,7 +157,7 @@ def orders_without_output() -> None:
 def test_an_asset_whose_io_manager_stored_none(instance, sqlite_url):
     checks = build_profile_checks([orders_written_elsewhere])
     result = materialize([orders_written_elsewhere, *checks], instance, sqlite_url)
-    assert _only_failure(result) == (
+    assert _error_text(result) == (
         "orders has no stored value to profile: IO manager 'io_manager' loaded None (the asset "
         "returns None or writes its data itself). Pass loader= to build_profile_checks to read "
         "what the asset wrote"
@@ -148,7 +167,7 @@ def test_an_asset_whose_io_manager_stored_none(instance, sqlite_url):
 def test_an_asset_whose_io_manager_stored_nothing(instance, sqlite_url):
     checks = build_profile_checks([orders_without_output])
     result = materialize([orders_without_output, *checks], instance, sqlite_url)
-    message = _only_failure(result)
+    message = _error_text(result)
     assert message.startswith(
         "could not load orders through IO manager 'io_manager': FileNotFoundError: "
     )
@@ -158,16 +177,108 @@ def test_an_asset_whose_io_manager_stored_nothing(instance, sqlite_url):
     )
 
 
-def test_each_failing_check_fails_on_its_own(instance, sqlite_url):
+def test_each_failing_check_reports_on_its_own(instance, sqlite_url):
     @dg.asset
     def refunds() -> None:
         pass
 
     checks = build_profile_checks([orders_written_elsewhere, refunds])
     result = materialize([orders_written_elsewhere, refunds, *checks], instance, sqlite_url)
+    assert result.success
+    by_asset = {e.asset_key.to_user_string(): e for e in result.get_asset_check_evaluations()}
+    assert sorted(by_asset) == ["orders", "refunds"]
+    for ev in by_asset.values():
+        assert (ev.passed, ev.severity) == (False, dg.AssetCheckSeverity.WARN)
+        assert meta(ev, "faucet/status") == "error"
+    assert str(meta(by_asset["orders"], "faucet/error")).startswith("orders has no stored value")
+    assert str(meta(by_asset["refunds"], "faucet/error")).startswith("could not load refunds")
+
+
+def _stream_that_breaks(ctx: Any) -> Any:
+    yield {"amount": 1.0, "region": "eu"}
+    raise ConnectionResetError("the warehouse closed the cursor")
+
+
+def test_an_unforeseen_error_midstream_is_reported_not_raised(instance, feed, sqlite_url):
+    checks = build_profile_checks([orders], loader=_stream_that_breaks)
+    text = _error_text(materialize([orders, *checks], instance, sqlite_url))
+    assert text == (
+        "faucet could not check orders: ConnectionResetError: the warehouse closed the cursor"
+    )
+    with ProfileStore(sqlite_url) as store:
+        assert store.keys() == []  # nothing reached the baseline
+
+
+_SECRET_URL = "postgresql://loader:s3cret-pw@db.internal:5432/wh"
+
+
+def _leaky(ctx: Any) -> Any:
+    raise RuntimeError(f"cannot connect to {_SECRET_URL}")
+
+
+def _leaky_midstream(ctx: Any) -> Any:
+    yield {"amount": 1.0}
+    raise RuntimeError(f"lost {_SECRET_URL}")
+
+
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        pytest.param(
+            _leaky,
+            "the faucet loader for orders failed: RuntimeError: cannot connect to "
+            "postgresql://loader:***@db.internal:5432/wh. Fix the loader passed to "
+            "build_profile_checks",
+            id="loader-raises",
+        ),
+        pytest.param(
+            _leaky_midstream,
+            "faucet could not check orders: RuntimeError: lost "
+            "postgresql://loader:***@db.internal:5432/wh",
+            id="stream-raises",
+        ),
+    ],
+)
+def test_a_password_in_an_error_never_reaches_the_event_log(
+    instance, feed, sqlite_url, loader, expected
+):
+    checks = build_profile_checks([orders], loader=loader)
+    result = materialize([orders, *checks], instance, sqlite_url)
+    assert _error_text(result) == expected
+    logged = [e.message + str(e.dagster_event) for e in instance.all_logs(result.run_id)]
+    assert len(logged) > 5
+    assert not [line for line in logged if "s3cret" in line]
+
+
+def test_under_on_drift_fail_an_error_blocks_the_run(instance, feed, sqlite_url):
+    checks = build_profile_checks([orders], config={"on_drift": "fail"}, loader=_broken)
+    result = materialize([orders, report, *checks], instance, sqlite_url)
     assert not result.success
-    assert sorted(e.step_key for e in _failure_events(result)) == [
-        "orders_faucet_profile",
-        "refunds_faucet_profile",
-    ]
-    assert [m.split(" ")[0] for m in sorted(failures(result))] == ["could", "orders"]
+    assert materialized(result) == ["orders"]  # written data stays; report never ran
+    (ev,) = result.get_asset_check_evaluations()
+    assert (ev.passed, ev.severity) == (False, dg.AssetCheckSeverity.ERROR)
+    assert meta(ev, "faucet/status") == "error"
+    assert meta(ev, "faucet/error") == (
+        "the faucet loader for orders failed: FileNotFoundError: no file for orders. "
+        "Fix the loader passed to build_profile_checks"
+    )
+    with ProfileStore(sqlite_url) as store:
+        assert store.keys() == []
+
+
+@pytest.mark.parametrize("on_drift", ["warn", "notify"])
+def test_warn_and_notify_degrade_the_same_way(instance, feed, sqlite_url, on_drift):
+    checks = build_profile_checks([orders], config={"on_drift": on_drift}, loader=_broken)
+    result = materialize([orders, report, *checks], instance, sqlite_url)
+    assert _error_text(result).startswith("the faucet loader for orders failed")
+    assert materialized(result) == ["orders", "report"]
+
+
+def test_after_an_error_the_next_good_run_profiles_as_usual(instance, feed, sqlite_url):
+    broken = build_profile_checks([orders], loader=_broken)
+    assert _error_text(materialize([orders, *broken], instance, sqlite_url))
+    checks = build_profile_checks([orders])
+    ev = materialize([orders, *checks], instance, sqlite_url).get_asset_check_evaluations()[0]
+    assert ev.passed
+    assert meta(ev, "faucet/status") == "warming"
+    assert meta(ev, "faucet/baseline_runs") == 0

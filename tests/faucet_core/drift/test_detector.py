@@ -64,7 +64,7 @@ def test_an_empty_run_is_not_judged() -> None:
     assert finding.baseline_runs == 5
 
 
-def test_findings_follow_column_then_metric_order() -> None:
+def test_one_finding_per_column_in_column_order() -> None:
     def run(amount_nulls: int, region: dict[str, float]) -> TableProfile:
         regions = category(region)["region"]
         amounts = column("amount", rows=10_000, nulls=amount_nulls, distinct=500, num=numeric())
@@ -75,9 +75,13 @@ def test_findings_follow_column_then_metric_order() -> None:
     findings = detect(run(4_000, {"eu": 0.5, "latam": 0.5}), baseline)
     assert [(f.column, f.metric) for f in findings] == [
         ("region", DriftMetric.NEW_VALUE),
-        ("region", DriftMetric.VANISHED_VALUE),
         ("amount", DriftMetric.NULL_RATE),
     ]
+    # "us" made way for "latam": one cause, the vanishing kept as evidence
+    assert [(e.column, e.metric) for e in findings[0].evidence] == [
+        ("region", DriftMetric.VANISHED_VALUE)
+    ]
+    assert findings[1].evidence == ()
 
 
 def test_sensitivity_is_the_users_knob() -> None:
@@ -134,12 +138,15 @@ def test_real_stable_days_are_quiet(history: list[TableProfile]) -> None:
 def test_real_faults_are_named(history: list[TableProfile]) -> None:
     current = _day(8, null_rate=0.4, extra_region="latam")
     findings = detect(current, history)
-    # "latam" is longer than the usual values: region's string lengths move with it.
+    # "latam" is longer than the usual values: region's string lengths move with it, and
+    # are the new value's evidence, not findings of their own.
     assert [(f.column, f.metric) for f in findings] == [
         ("amount", DriftMetric.NULL_RATE),
-        ("region", DriftMetric.STRING_LENGTH),
-        ("region", DriftMetric.STRING_LENGTH),
         ("region", DriftMetric.NEW_VALUE),
     ]
-    assert [f.statistic for f in findings[1:3]] == ["len_mean", "len_max"]
-    assert findings[3].message.startswith('region.new_value: value "latam" is 1')
+    region = findings[1]
+    assert region.message.startswith('region.new_value: value "latam" is 1')
+    assert [(e.metric, e.statistic) for e in region.evidence] == [  # widest margin first
+        (DriftMetric.STRING_LENGTH, "len_max"),
+        (DriftMetric.STRING_LENGTH, "len_mean"),
+    ]

@@ -119,7 +119,8 @@ def test_vanished_value_message_when_gone() -> None:
 def test_vanished_value_message_when_below_a_full_lists_cut_off() -> None:
     baseline = wobbled(SPREAD, top_values=3)
     current = category({**SPREAD, "v0": 0.01, "v7": 0.25}, top_values=3)
-    found = [f for f in detect(current, baseline) if f.metric is DriftMetric.VANISHED_VALUE]
+    every = [e for f in detect(current, baseline) for e in f.findings]  # evidence included
+    found = [f for f in every if f.metric is DriftMetric.VANISHED_VALUE]
     assert [f.message for f in found] == [
         'region.vanished_value: value "v0" fell out of the top values (below 12.0% of the '
         "run); it was at least 33.0% in each of 6 baseline runs"

@@ -39,7 +39,7 @@ def _dead_port() -> int:
 
 
 def _ready(scenario: Scenario, sensor: dg.SensorDefinition) -> None:
-    """First tick (the start), three normal days, then a drifting day with 4 findings."""
+    """First tick (the start), three normal days, then a drifting day with 3 findings."""
     scenario.tick(sensor)
     scenario.warm_up()
     scenario.drift()
@@ -55,7 +55,7 @@ def test_outage_then_recovery(scenario: Scenario, monkeypatch, outage):
     else:
         monkeypatch.setenv(SLACK_URL_VAR, f"http://127.0.0.1:{_dead_port()}{SLACK_WEBHOOK_PATH}")
     assert reason(scenario.tick(sensor)) == (
-        "delivered 4 notification(s) (slack_webhook 0, webhook 4); waiting: slack_webhook"
+        "delivered 3 notification(s) (slack_webhook 0, webhook 3); waiting: slack_webhook"
     )
     assert reason(scenario.tick(sensor)) == "no new drift notifications; waiting: slack_webhook"
     assert http.delivered(SLACK_WEBHOOK_PATH) == []
@@ -77,7 +77,7 @@ def test_outage_then_recovery(scenario: Scenario, monkeypatch, outage):
     http.outage(SLACK_WEBHOOK_PATH, None)
     monkeypatch.setenv(SLACK_URL_VAR, http.url(SLACK_WEBHOOK_PATH))
     assert reason(scenario.tick(sensor)) == (
-        "delivered 4 notification(s) (slack_webhook 4, webhook 0)"
+        "delivered 3 notification(s) (slack_webhook 3, webhook 0)"
     )
     assert keys(http.delivered(SLACK_WEBHOOK_PATH)) == FINDINGS
     assert keys(http.delivered(WEBHOOK_PATH)) == FINDINGS  # not sent twice
@@ -93,8 +93,8 @@ def test_429_is_retried_after_retry_after_within_the_tick(scenario: Scenario):
         Reply(200, {"ok": True, "channel": "C1", "ts": "1.1"}),
         Reply(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "1"}),
     )
-    assert reason(scenario.tick(sensor)) == "delivered 4 notification(s) (slack_bot 4)"
-    assert [r.status for r in http.received(SLACK_API_PATH)] == [200, 429, 200, 200, 200]
+    assert reason(scenario.tick(sensor)) == "delivered 3 notification(s) (slack_bot 3)"
+    assert [r.status for r in http.received(SLACK_API_PATH)] == [200, 429, 200, 200]
     assert keys(http.delivered(SLACK_API_PATH)) == FINDINGS
 
 
@@ -111,7 +111,7 @@ def test_retry_after_beyond_the_tick_waits_in_the_cursor(scenario: Scenario):
     # Ten minutes later (the cursor's clock moved back instead of waiting):
     state["to"]["slack_webhook"]["wait_until"] -= 601
     scenario.cursor = json.dumps(state)
-    assert reason(scenario.tick(sensor)) == "delivered 4 notification(s) (slack_webhook 4)"
+    assert reason(scenario.tick(sensor)) == "delivered 3 notification(s) (slack_webhook 3)"
     assert keys(http.delivered(SLACK_WEBHOOK_PATH)) == FINDINGS
 
 
@@ -125,7 +125,7 @@ def test_no_duplicate_after_a_restart_with_new_sensor_code(tmp_path, sqlite_url,
         # Slack takes the first finding, then fails; the webhook takes everything.
         http.script(SLACK_WEBHOOK_PATH, Reply(200, "ok"), *[Reply(500, "oops")] * 3)
         assert reason(scenario.tick(sensor)) == (
-            "delivered 5 notification(s) (slack_webhook 1, webhook 4); waiting: slack_webhook"
+            "delivered 4 notification(s) (slack_webhook 1, webhook 3); waiting: slack_webhook"
         )
         saved = scenario.cursor
     assert json.loads(saved)["to"]["slack_webhook"]["checks"]["orders:faucet_profile"] == {
@@ -142,7 +142,7 @@ def test_no_duplicate_after_a_restart_with_new_sensor_code(tmp_path, sqlite_url,
             text_fn=lambda n: f"v2 {n.findings[0].finding.key}",
         )
         assert reason(scenario.tick(sensor)) == (
-            "delivered 3 notification(s) (slack_bot 0, slack_webhook 3, webhook 0)"
+            "delivered 2 notification(s) (slack_bot 0, slack_webhook 2, webhook 0)"
         )
         assert reason(scenario.tick(sensor)) == "no new drift notifications"
     texts = [b["text"] for b in http.delivered(SLACK_WEBHOOK_PATH)]
@@ -242,7 +242,7 @@ def test_a_broken_destination_logs_one_error_and_holds_its_findings(
     # finding held meanwhile, once.
     sensor = scenario.sensor([fixed(scenario, monkeypatch)], retry=QUICK)
     result = scenario.tick(sensor)
-    assert reason(result).startswith("delivered 4 notification(s)")
+    assert reason(result).startswith("delivered 3 notification(s)")
     good = [r for r in http.requests if r.ok]
     assert keys([r.body for r in good]) == FINDINGS
     assert "broken" not in json.dumps(json.loads(result.cursor)["to"])
@@ -264,7 +264,7 @@ def test_an_unset_environment_variable_is_one_clear_error(scenario: Scenario, mo
     assert keys(scenario.http.delivered(WEBHOOK_PATH)) == FINDINGS
     monkeypatch.setenv(SLACK_URL_VAR, scenario.http.url(SLACK_WEBHOOK_PATH))
     assert reason(scenario.tick(sensor)) == (
-        "delivered 4 notification(s) (slack_webhook 4, webhook 0)"
+        "delivered 3 notification(s) (slack_webhook 3, webhook 0)"
     )
 
 
@@ -273,7 +273,7 @@ def test_blocks_slack_refuses_are_sent_again_as_text(scenario: Scenario):
     sensor = scenario.sensor([scenario.slack_webhook()], retry=QUICK)
     _ready(scenario, sensor)
     http.script(SLACK_WEBHOOK_PATH, Reply(400, "invalid_blocks"))
-    assert reason(scenario.tick(sensor)) == "delivered 4 notification(s) (slack_webhook 4)"
+    assert reason(scenario.tick(sensor)) == "delivered 3 notification(s) (slack_webhook 3)"
     bodies = http.delivered(SLACK_WEBHOOK_PATH)
     assert "blocks" not in bodies[0]
     assert "blocks" in bodies[1]
