@@ -9,24 +9,14 @@ assets do not materialize).
 
 from __future__ import annotations
 
-import re
-
 import dagster as dg
 
 from faucet_core.config import OnDrift, ProfilingConfig
 
-__all__ = ["ERROR_STATUS", "error_result", "redact_urls"]
+__all__ = ["ERROR_STATUS", "error_result"]
 
 ERROR_STATUS = "error"
 """``faucet/status`` of an evaluation whose check could not profile or record."""
-
-# scheme://user:password@host -> scheme://user:***@host (any URL a message may quote)
-_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'\"]*:)[^\s@'\"]*@")
-
-
-def redact_urls(text: str) -> str:
-    """``text`` with the password of every ``scheme://user:password@`` URL masked."""
-    return _URL_PASSWORD.sub(r"\g<head>***@", text)
 
 
 def error_result(config: ProfilingConfig, text: str) -> dg.AssetCheckResult:

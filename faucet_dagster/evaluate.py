@@ -16,8 +16,9 @@ from faucet_core import ProfilingConfig, profile
 from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
+from faucet_core.store.redact import redact
 from faucet_dagster.assets import AssetTarget, baseline_key_of
-from faucet_dagster.check_error import error_result, redact_urls
+from faucet_dagster.check_error import error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import check_description, column_numbers, markdown_summary
@@ -204,10 +205,8 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
         text = exc.description or str(exc)
     except Exception as exc:  # an unforeseen fault must not crash the pipeline it watches
         text = f"faucet could not check {opts.target.key.to_user_string()}: {_reason(exc)}"
-        context.log.debug(
-            "faucet: the check's error, in full:\n" + redact_urls(traceback.format_exc())
-        )
-    return error_result(opts.config, redact_urls(text))
+        context.log.debug("faucet: the check's error, in full:\n" + redact(traceback.format_exc()))
+    return error_result(opts.config, redact(text))
 
 
 def _evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.AssetCheckResult:
@@ -299,6 +298,9 @@ def _result(
     }
     if main.status is RunStatus.WARMING:
         metadata["faucet/warming"] = main.warming_message
+    skipped = [s.to_dict() for _, o in outcomes for s in o.skipped_runs]
+    if skipped:  # damaged baseline runs left out; faucet doctor --repair quarantines them
+        metadata["faucet/skipped_runs"] = dg.MetadataValue.json(skipped)
     partitions = [p for p, _ in outcomes if p is not None]
     if partitions:
         metadata["faucet/partitions"] = dg.MetadataValue.json(partitions)

@@ -13,6 +13,7 @@ from typing import Any
 
 import dagster as dg
 import pytest
+from sqlalchemy import create_engine, text
 
 from faucet_core.store import ProfileStore
 from faucet_dagster import build_profile_checks
@@ -282,3 +283,24 @@ def test_after_an_error_the_next_good_run_profiles_as_usual(instance, feed, sqli
     assert ev.passed
     assert meta(ev, "faucet/status") == "warming"
     assert meta(ev, "faucet/baseline_runs") == 0
+
+
+def test_a_damaged_baseline_run_is_skipped_and_named_on_the_evaluation(instance, feed, sqlite_url):
+    checks = build_profile_checks([orders])
+    for day in range(3):
+        feed.day = day
+        assert materialize([orders, *checks], instance, sqlite_url).success
+    engine = create_engine(sqlite_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE faucet_profile_runs SET profile = x'00' WHERE seq = 2"))
+    engine.dispose()
+    feed.day = 3
+    result = materialize([orders, *checks], instance, sqlite_url)
+    assert result.success
+    (ev,) = result.get_asset_check_evaluations()
+    assert ev.passed
+    assert meta(ev, "faucet/status") == "warming"
+    assert meta(ev, "faucet/baseline_runs") == 2  # three runs stored, one unreadable
+    (skipped,) = meta(ev, "faucet/skipped_runs")
+    assert (skipped["key"], skipped["seq"]) == ("orders", 2)
+    assert skipped["reason"].startswith("baseline orders run 2: stored bytes are unreadable")
