@@ -25,6 +25,7 @@ from faucet_core.catalog.model import (
     RunState,
     SchemaField,
     Snapshot,
+    Transformation,
     WriterRun,
 )
 from faucet_core.catalog.uri import dataset_id, dataset_uri, split_uri
@@ -53,6 +54,7 @@ __all__ = [
     "RunState",
     "SchemaField",
     "Snapshot",
+    "Transformation",
     "WriterRun",
     "dataset_id",
     "dataset_uri",

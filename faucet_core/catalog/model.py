@@ -27,7 +27,9 @@ __all__ = [
     "RunState",
     "SchemaField",
     "Snapshot",
+    "Transformation",
     "WriterRun",
+    "merged_inputs",
 ]
 
 
@@ -102,6 +104,30 @@ class SchemaField:
 
 
 @dataclass(frozen=True, order=True)
+class Transformation:
+    """How an output derives from an input column, as OpenLineage's columnLineage says it:
+    ``type`` ``DIRECT`` (the value is computed from it) or ``INDIRECT`` (it decides which
+    rows or groups there are: filters, joins, grouping), and the ``subtype`` when given
+    (``IDENTITY``, ``TRANSFORMATION``, ``AGGREGATION``, ``FILTER``, ``JOIN``, ``GROUP_BY``,
+    ``SORT``, ``WINDOW``, ``CONDITIONAL``, ...)."""
+
+    type: str
+    subtype: str | None = None
+
+    @classmethod
+    def parse(cls, kind: str) -> Transformation:
+        """From the stored ``TYPE`` or ``TYPE/SUBTYPE``."""
+        type_, _, subtype = kind.partition("/")
+        return cls(type_, subtype or None)
+
+    def __str__(self) -> str:
+        return f"{self.type}/{self.subtype}" if self.subtype else self.type
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "subtype": self.subtype}
+
+
+@dataclass(frozen=True, order=True)
 class ColumnInput:
     """One input column an output column (or the whole dataset) is derived from.
 
@@ -111,6 +137,18 @@ class ColumnInput:
 
     field: str
     kinds: tuple[str, ...] = ()
+
+    @property
+    def transformations(self) -> tuple[Transformation, ...]:
+        return tuple(Transformation.parse(k) for k in self.kinds)
+
+
+def merged_inputs(inputs: tuple[ColumnInput, ...]) -> tuple[ColumnInput, ...]:
+    """``inputs`` with one entry per source column (its transformations united), sorted."""
+    kinds: dict[str, dict[str, None]] = {}
+    for i in inputs:
+        kinds.setdefault(i.field, {}).update(dict.fromkeys(i.kinds))
+    return tuple(ColumnInput(f, tuple(sorted(k))) for f, k in sorted(kinds.items()))
 
 
 @dataclass(frozen=True)
@@ -127,6 +165,22 @@ class ColumnLineage:
     def as_map(self) -> dict[str, list[str]]:
         """``{out: [in...]}``: the source columns each output column reads."""
         return {out: sorted({i.field for i in ins}) for out, ins in sorted(self.fields.items())}
+
+    def to_json(self) -> dict[str, Any]:
+        """The lineage as ``--json`` and the API show it: per output column and for the
+        whole dataset, each source column with its transformations (``[]`` when the
+        producer did not say)."""
+
+        def enc(ins: tuple[ColumnInput, ...]) -> list[dict[str, Any]]:
+            return [
+                {"field": i.field, "transformations": [t.to_dict() for t in i.transformations]}
+                for i in merged_inputs(ins)
+            ]
+
+        return {
+            "fields": {out: enc(ins) for out, ins in sorted(self.fields.items())},
+            "dataset": enc(self.dataset),
+        }
 
     def reads(self) -> set[str]:
         """Every source column the edge reads (for fields and for the whole dataset)."""
@@ -256,7 +310,7 @@ class Edge:
             "job": str(self.job),
             "run_id": self.run_id,
             "event_time": self.event_time.isoformat(),
-            "column_lineage": self.column_lineage.as_map() if self.column_lineage else None,
+            "column_lineage": self.column_lineage.to_json() if self.column_lineage else None,
         }
 
 

@@ -6,7 +6,15 @@ import argparse
 import json
 from typing import Any
 
-from faucet_core.catalog import Catalog, Consumer, DatasetDetail, DatasetEntry, Edge
+from faucet_core.catalog import (
+    Catalog,
+    ColumnInput,
+    Consumer,
+    DatasetDetail,
+    DatasetEntry,
+    Edge,
+)
+from faucet_core.catalog.model import merged_inputs
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
 from faucet_dagster.cli.common import add_location_args, location_of
@@ -87,11 +95,19 @@ def _edge_line(edge: Edge, *, upstream: bool) -> str:
     head = f"  {arrow} {other_id} {other} (by {edge.job}, run {edge.run_id or '-'})"
     if edge.column_lineage is None:
         return head + "\n      column lineage: unknown (opaque)"
-    pairs = [f"{out} <- {', '.join(ins)}" for out, ins in edge.column_lineage.as_map().items()]
-    whole = sorted({i.field for i in edge.column_lineage.dataset})
-    if whole:
-        pairs.append(f"(every column) <- {', '.join(whole)}")
+    lineage = edge.column_lineage
+    pairs = [f"{out} <- {_inputs(ins)}" for out, ins in sorted(lineage.fields.items())]
+    if lineage.dataset:
+        pairs.append(f"(every column) <- {_inputs(lineage.dataset)}")
     return head + "\n      " + ("; ".join(pairs) if pairs else "column lineage: reads no column")
+
+
+def _inputs(inputs: tuple[ColumnInput, ...]) -> str:
+    """``email [DIRECT/TRANSFORMATION], id``: source columns with their transformations."""
+    return ", ".join(
+        i.field + (f" [{', '.join(map(str, i.transformations))}]" if i.kinds else "")
+        for i in merged_inputs(inputs)
+    )
 
 
 def render_detail(detail: DatasetDetail) -> str:

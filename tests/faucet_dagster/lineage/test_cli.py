@@ -82,9 +82,23 @@ def test_json_output(ingested: str, capsys: pytest.CaptureFixture[str]) -> None:
         ]
     )  # fmt: skip
     assert detail["profile"] == {"latest": None, "history": []}
+
+    def ins(field: str, kind: str, subtype: str) -> dict[str, object]:
+        return {"field": field, "transformations": [{"type": kind, "subtype": subtype}]}
+
     assert {e["source"]["id"]: e["column_lineage"] for e in detail["upstream"]} == {
-        "554a281b79e2": {"region": ["country"]},
-        "d83a9657a343": {"contact": ["email"], "id": ["id"], "total": ["amount"]},
+        "554a281b79e2": {
+            "fields": {"region": [ins("country", "DIRECT", "IDENTITY")]},
+            "dataset": [ins("id", "INDIRECT", "JOIN")],
+        },
+        "d83a9657a343": {
+            "fields": {
+                "contact": [ins("email", "DIRECT", "TRANSFORMATION")],
+                "id": [ins("id", "DIRECT", "IDENTITY")],
+                "total": [ins("amount", "DIRECT", "AGGREGATION")],
+            },
+            "dataset": [ins("status", "INDIRECT", "FILTER")],
+        },
     }
 
 
