@@ -23,6 +23,8 @@ __all__ = [
     "FieldRef",
     "JobRef",
     "Observation",
+    "Owner",
+    "OwnerSource",
     "RunRecord",
     "RunState",
     "SchemaField",
@@ -268,6 +270,35 @@ class RunRecord:
     replace_inputs: bool = False
 
 
+class OwnerSource(str, Enum):
+    """Where an owner of a dataset was declared."""
+
+    CODE = "code"
+    """The Dagster asset's ``owners=`` (a materialization, ``faucet catalog sync``)."""
+    OPENLINEAGE = "openlineage"
+    """The ``ownership`` facet of an OpenLineage event."""
+    CONFIG = "config"
+    """The ``catalog:`` block of the FaucetResource / ProfilingComponent."""
+    ANNOTATION = "annotation"
+    """``faucet catalog annotate --owner`` or the API."""
+    LEGACY = "legacy"
+    """Recorded before faucet kept owner sources (a store migrated to schema version 5)."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """One owner of a dataset and every source that declares it."""
+
+    name: str
+    sources: tuple[OwnerSource, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "sources": [s.value for s in self.sources]}
+
+    def __str__(self) -> str:
+        return f"{self.name} ({', '.join(s.value for s in self.sources)})"
+
+
 @dataclass(frozen=True)
 class Consumer:
     """A declared consumer of a dataset (a dashboard, a model, an export).
@@ -352,6 +383,9 @@ class DatasetEntry:
     upstream: int = 0
     downstream: int = 0
     last_run_at: dt.datetime | None = None
+    owner_sources: tuple[Owner, ...] = ()
+    """``owners`` with the sources that declare each (code, openlineage, config,
+    annotation, legacy); ``owners`` is their union, as plain names."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -360,6 +394,7 @@ class DatasetEntry:
             "namespace": self.namespace,
             "name": self.name,
             "owners": list(self.owners),
+            "owner_sources": [o.to_dict() for o in self.owner_sources],
             "schema": [f.to_dict() for f in self.schema] if self.schema is not None else None,
             "schema_run_id": self.schema_run_id,
             "upstream": self.upstream,

@@ -110,9 +110,14 @@ def _inputs(inputs: tuple[ColumnInput, ...]) -> str:
     )
 
 
+def _owners(entry: DatasetEntry) -> str:
+    """``team-a (code), team-b (code, annotation)``: each owner with its sources."""
+    return ", ".join(map(str, entry.owner_sources)) or "-"
+
+
 def render_detail(detail: DatasetDetail) -> str:
     d = detail.dataset
-    lines = [f"{d.id} {d.uri}", f"  owners: {', '.join(d.owners) or '-'}"]
+    lines = [f"{d.id} {d.uri}", f"  owners: {_owners(d)}"]
     if d.schema is None:
         lines.append("  schema: unknown")
     else:
@@ -189,18 +194,38 @@ def _consumers(args: argparse.Namespace) -> list[Consumer]:
 
 def _cmd_annotate(args: argparse.Namespace) -> int:
     consumers = _consumers(args)
-    if args.owner is None and not consumers and not args.replace:
-        raise ConfigError("nothing to annotate: give --owner, --consumer NAME=KIND or --replace")
+    removing = args.remove_owner or []
+    if (
+        args.owner is None
+        and not removing
+        and not args.clear_owners
+        and not consumers
+        and not args.replace
+    ):
+        raise ConfigError(
+            "nothing to annotate: give --owner, --remove-owner, --clear-owners, "
+            "--consumer NAME=KIND or --replace"
+        )
+    if args.clear_owners and (args.owner is not None or removing):
+        raise ConfigError(
+            "--clear-owners drops every annotated owner: it cannot be combined with --owner "
+            "or --remove-owner"
+        )
     with open_catalog(args) as catalog:
         detail = catalog.annotate(
-            args.dataset, owners=args.owner, consumers=consumers, replace=args.replace
+            args.dataset,
+            owners=args.owner,
+            consumers=consumers,
+            replace=args.replace,
+            remove_owners=removing,
+            clear_owners=args.clear_owners,
         )
     if args.json:
         print(json.dumps(detail.to_dict(), indent=2, default=str))
         return 0
     d = detail.dataset
     print(f"{d.id} {d.uri}")
-    print(f"  owners: {', '.join(d.owners) or '-'}")
+    print(f"  owners: {_owners(d)}")
     for c in detail.consumers:
         cols = ", ".join(c.columns) or "every column"
         print(f"  consumer {c.name} ({c.kind or '-'}) contact {c.contact or '-'} reads {cols}")
@@ -228,10 +253,19 @@ def add_catalog_parser(sub: Any) -> None:
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=_cmd_show)
 
-    ann = csub.add_parser("annotate", help="set owners, upsert declared consumers")
+    ann = csub.add_parser("annotate", help="edit annotated owners, upsert declared consumers")
     ann.add_argument("dataset", help="dataset id (or a prefix of 4+ digits) or URI")
     add_location_args(ann)
-    ann.add_argument("--owner", action="append", help="owner (repeatable); replaces the list")
+    ann.add_argument(
+        "--owner",
+        action="append",
+        help="annotated owner (repeatable); replaces the annotated owners (owners from code, "
+        "OpenLineage or the catalog: block are kept)",
+    )
+    ann.add_argument(
+        "--remove-owner", action="append", help="annotated owner to remove (repeatable)"
+    )
+    ann.add_argument("--clear-owners", action="store_true", help="remove every annotated owner")
     ann.add_argument("--consumer", action="append", help="NAME=KIND (repeatable); upserted")
     ann.add_argument("--contact", help="contact of the --consumer(s)")
     ann.add_argument("--columns", help="comma-separated columns the --consumer(s) read")
