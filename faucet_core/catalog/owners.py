@@ -101,8 +101,16 @@ def write_owner_sets(
     if not updates:
         return
     o = catalog_owners.c
+    current = owner_sets(conn, sorted({key for key, _ in updates}))
+    # An empty set for a source that holds none changes nothing: skip it.
+    updates = {
+        (key, source): names
+        for (key, source), names in updates.items()
+        if clean_names(names) or source in current.get(key, {})
+    }
+    if not updates:
+        return
     ids = sorted({key for key, _ in updates})
-    current = owner_sets(conn, ids)
     for (key, source), names in updates.items():
         current.setdefault(key, {})[source] = clean_names(names)
     for key in ids:
