@@ -2,6 +2,10 @@
 
 Each destination takes its secrets from ``dg.EnvVar`` only (a literal is refused when the
 definitions load) and turns into a :class:`faucet_core.notify.Channel` on every tick.
+
+Webhook headers: a header whose name looks secret (:func:`secret_header`) or whose literal
+value carries credentials (``Bearer ...``, ``Basic ...``) must be a ``dg.EnvVar``. Every
+header value, literal or read from the environment, is redacted from what the sensor logs.
 """
 
 import hashlib
@@ -22,9 +26,38 @@ from faucet_core.notify import (
 )
 from faucet_core.notify.slack_send import SLACK_API_URL
 
-__all__ = ["Destination", "JsonWebhook", "SlackBot", "SlackWebhook"]
+__all__ = ["Destination", "JsonWebhook", "SlackBot", "SlackWebhook", "secret_header"]
 
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_SECRET_WORDS = (
+    "auth",
+    "cookie",
+    "token",
+    "key",
+    "secret",
+    "signature",
+    "password",
+    "passwd",
+    "credential",
+    "session",
+    "jwt",
+    "private",
+)
+"""A header whose lower-cased name contains one of these must come from the environment."""
+_CREDENTIAL_VALUE = re.compile(r"\s*(bearer|basic|token|digest|apikey)\s", re.IGNORECASE)
+"""A literal value in the form of an HTTP credential (``Bearer abc``)."""
+_MIN_REDACTED_LITERAL = 4
+"""Literal (public) header values shorter than this are not redacted: replacing ``1`` or
+``v2`` everywhere would garble the log. Values read from the environment always are."""
+
+
+def secret_header(name: str) -> bool:
+    """Whether a webhook header named ``name`` must be given as a ``dg.EnvVar``:
+    ``Authorization``, ``Proxy-Authorization``, ``Cookie``, ``X-Api-Key``, ``X-Auth-Token``,
+    ``X-Hub-Signature``, ... (any name holding auth, cookie, token, key, secret, signature,
+    password, passwd, credential, session, jwt or private)."""
+    lowered = name.lower()
+    return any(word in lowered for word in _SECRET_WORDS)
 
 
 def _fingerprint(*parts: str) -> str:
@@ -47,11 +80,22 @@ def _name(value: Any, cls: str) -> None:
         )
 
 
-def _unset(var: dg.EnvVar, name: str, label: str) -> Channel:
+def _secret_parts(value: str) -> list[str]:
+    """What to redact for a header value: the value, and the credential of a ``Bearer x``."""
+    parts = [value]
+    match = _CREDENTIAL_VALUE.match(value)
+    if match is not None:
+        credential = value[match.end() :].strip()
+        if len(credential) >= _MIN_REDACTED_LITERAL:
+            parts.append(credential)
+    return parts
+
+
+def _unset(var: dg.EnvVar, name: str, label: str, kind: ChannelKind = ChannelKind.SLACK) -> Channel:
     env = var.env_var_name
     return Channel(
         name=name,
-        kind=ChannelKind.SLACK,
+        kind=kind,
         label=label,
         fingerprint=f"unset:{env}",
         setup_error=(
@@ -139,20 +183,45 @@ class SlackBot:
 class JsonWebhook:
     """A generic webhook that receives the notification as JSON:
     ``JsonWebhook(url=dg.EnvVar("ALERTS_WEBHOOK_URL"))``. ``headers`` are sent with each
-    request; give secret ones (an Authorization) as ``dg.EnvVar`` too."""
+    request. A header whose name looks secret (``Authorization``, ``Cookie``, ``X-Api-Key``,
+    any name holding auth, token, key, secret, signature, ...: :func:`secret_header`) or
+    whose value reads like a credential (``Bearer ...``) must be a ``dg.EnvVar``; a literal
+    is refused when the definitions load. Every header value is redacted from the logs."""
 
     url: dg.EnvVar
     name: str = "webhook"
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str | dg.EnvVar] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _secret(self.url, "url", "JsonWebhook", "ALERTS_WEBHOOK_URL")
         _name(self.name, "JsonWebhook")
+        if not isinstance(self.headers, Mapping):
+            raise dg.DagsterInvalidDefinitionError(
+                f"JsonWebhook(headers=...) must map header names to strings or dg.EnvVar; got "
+                f"a {type(self.headers).__name__}"
+            )
         for key, value in self.headers.items():
             if not isinstance(key, str) or not isinstance(value, str):
                 raise dg.DagsterInvalidDefinitionError(
                     f"JsonWebhook(headers=...) maps header names to strings or dg.EnvVar; "
                     f"got {key!r}: {type(value).__name__}"
+                )
+            if isinstance(value, dg.EnvVar):
+                continue
+            env = re.sub(r"[^A-Z0-9]+", "_", key.upper()).strip("_")
+            why = (
+                "its name marks it as a secret"
+                if secret_header(key)
+                else "its value reads like a credential"
+                if _CREDENTIAL_VALUE.match(value)
+                else None
+            )
+            if why is not None:
+                # The value itself is never repeated: it may be the secret.
+                raise dg.DagsterInvalidDefinitionError(
+                    f"JsonWebhook(headers={{{key!r}: ...}}) is a literal string, but {why}: "
+                    "secret headers must come from the environment, not from code: pass "
+                    f"headers={{{key!r}: dg.EnvVar('ALERTS_WEBHOOK_{env}')}}"
                 )
 
     @property
@@ -163,17 +232,19 @@ class JsonWebhook:
         """The channel a tick sends through (URL and headers are read from the environment)."""
         url = _value(self.url)
         if url is None:
-            return _unset(self.url, self.name, self.label)
+            return _unset(self.url, self.name, self.label, ChannelKind.JSON)
         headers: dict[str, str] = {}
         secrets = [url]
         for key, value in self.headers.items():
             if isinstance(value, dg.EnvVar):
                 resolved = _value(value)
                 if resolved is None:
-                    return _unset(value, self.name, self.label)
-                secrets.append(resolved)
+                    return _unset(value, self.name, self.label, ChannelKind.JSON)
+                secrets.extend(_secret_parts(resolved))
                 headers[key] = resolved
             else:
+                if len(value.strip()) >= _MIN_REDACTED_LITERAL:
+                    secrets.extend(_secret_parts(value))
                 headers[key] = value
         fp = _fingerprint("json_webhook", url, *sorted(f"{k}={v}" for k, v in headers.items()))
         try:

@@ -20,8 +20,10 @@ from faucet_core.catalog.model import (
     DatasetProfileRun,
     DatasetRef,
     Edge,
+    OwnerSource,
     RunRecord,
 )
+from faucet_core.catalog.owners import edit_owners
 from faucet_core.catalog.read import (
     consumers_of,
     edges_where,
@@ -123,12 +125,27 @@ class Catalog:
         owners: Sequence[str] | None = None,
         consumers: Sequence[Consumer] = (),
         replace: bool = False,
+        remove_owners: Sequence[str] = (),
+        clear_owners: bool = False,
     ) -> DatasetDetail:
-        """Set owners (they replace the list when given) and upsert consumers by name
-        (``replace``: drop the consumers not listed first)."""
+        """Edit the annotated owners and upsert consumers by name (``replace``: drop the
+        consumers not listed first).
+
+        ``owners`` replaces the annotated owners, ``remove_owners`` takes some out,
+        ``clear_owners`` drops them all. Owners from code, OpenLineage or the ``catalog:``
+        block are not touched: a dataset's owners are the union of every source's.
+        """
         with self._write("annotate a dataset in") as conn:
             entry_id = self._resolve(conn, ref)
-            self._annotate(conn, entry_id, owners, consumers, replace)
+            self._annotate(
+                conn,
+                entry_id,
+                owners,
+                consumers,
+                replace,
+                remove_owners=remove_owners,
+                clear_owners=clear_owners,
+            )
         return self.detail(entry_id)
 
     def apply_config(self, config: CatalogConfig, touched: Iterable[str] | None = None) -> int:
@@ -142,7 +159,9 @@ class Catalog:
                 if target is None:
                     continue
                 consumers = [c.to_consumer() for c in item.consumers]
-                self._annotate(conn, target, item.owners, consumers, replace=False)
+                self._annotate(
+                    conn, target, item.owners, consumers, replace=False, source=OwnerSource.CONFIG
+                )
                 done += 1
         return done
 
@@ -309,17 +328,25 @@ class Catalog:
         owners: Sequence[str] | None,
         consumers: Sequence[Consumer],
         replace: bool,
+        *,
+        source: OwnerSource = OwnerSource.ANNOTATION,
+        remove_owners: Sequence[str] = (),
+        clear_owners: bool = False,
     ) -> None:
+        """``owners`` replaces the owner set of ``source`` (the annotated owners unless
+        told otherwise); see :meth:`annotate`."""
         now = dt.datetime.now(dt.timezone.utc)
         t = catalog_datasets.c
         c = catalog_consumers.c
-        if owners is not None:
-            names = list(dict.fromkeys(o.strip() for o in owners if o.strip()))
-            conn.execute(
-                update(catalog_datasets)
-                .where(t.id == key)
-                .values(owners=dumps(names), updated_at=now)
-            )
+        edit_owners(
+            conn,
+            key,
+            source=source,
+            owners=owners,
+            remove=remove_owners,
+            clear=clear_owners,
+            now=now,
+        )
         if replace:
             keep = [x.name for x in consumers]
             conn.execute(delete(catalog_consumers).where(c.dataset_id == key, c.name.not_in(keep)))

@@ -23,11 +23,15 @@ __all__ = [
     "FieldRef",
     "JobRef",
     "Observation",
+    "Owner",
+    "OwnerSource",
     "RunRecord",
     "RunState",
     "SchemaField",
     "Snapshot",
+    "Transformation",
     "WriterRun",
+    "merged_inputs",
 ]
 
 
@@ -102,6 +106,30 @@ class SchemaField:
 
 
 @dataclass(frozen=True, order=True)
+class Transformation:
+    """How an output derives from an input column, as OpenLineage's columnLineage says it:
+    ``type`` ``DIRECT`` (the value is computed from it) or ``INDIRECT`` (it decides which
+    rows or groups there are: filters, joins, grouping), and the ``subtype`` when given
+    (``IDENTITY``, ``TRANSFORMATION``, ``AGGREGATION``, ``FILTER``, ``JOIN``, ``GROUP_BY``,
+    ``SORT``, ``WINDOW``, ``CONDITIONAL``, ...)."""
+
+    type: str
+    subtype: str | None = None
+
+    @classmethod
+    def parse(cls, kind: str) -> Transformation:
+        """From the stored ``TYPE`` or ``TYPE/SUBTYPE``."""
+        type_, _, subtype = kind.partition("/")
+        return cls(type_, subtype or None)
+
+    def __str__(self) -> str:
+        return f"{self.type}/{self.subtype}" if self.subtype else self.type
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "subtype": self.subtype}
+
+
+@dataclass(frozen=True, order=True)
 class ColumnInput:
     """One input column an output column (or the whole dataset) is derived from.
 
@@ -111,6 +139,18 @@ class ColumnInput:
 
     field: str
     kinds: tuple[str, ...] = ()
+
+    @property
+    def transformations(self) -> tuple[Transformation, ...]:
+        return tuple(Transformation.parse(k) for k in self.kinds)
+
+
+def merged_inputs(inputs: tuple[ColumnInput, ...]) -> tuple[ColumnInput, ...]:
+    """``inputs`` with one entry per source column (its transformations united), sorted."""
+    kinds: dict[str, dict[str, None]] = {}
+    for i in inputs:
+        kinds.setdefault(i.field, {}).update(dict.fromkeys(i.kinds))
+    return tuple(ColumnInput(f, tuple(sorted(k))) for f, k in sorted(kinds.items()))
 
 
 @dataclass(frozen=True)
@@ -127,6 +167,22 @@ class ColumnLineage:
     def as_map(self) -> dict[str, list[str]]:
         """``{out: [in...]}``: the source columns each output column reads."""
         return {out: sorted({i.field for i in ins}) for out, ins in sorted(self.fields.items())}
+
+    def to_json(self) -> dict[str, Any]:
+        """The lineage as ``--json`` and the API show it: per output column and for the
+        whole dataset, each source column with its transformations (``[]`` when the
+        producer did not say)."""
+
+        def enc(ins: tuple[ColumnInput, ...]) -> list[dict[str, Any]]:
+            return [
+                {"field": i.field, "transformations": [t.to_dict() for t in i.transformations]}
+                for i in merged_inputs(ins)
+            ]
+
+        return {
+            "fields": {out: enc(ins) for out, ins in sorted(self.fields.items())},
+            "dataset": enc(self.dataset),
+        }
 
     def reads(self) -> set[str]:
         """Every source column the edge reads (for fields and for the whole dataset)."""
@@ -214,6 +270,35 @@ class RunRecord:
     replace_inputs: bool = False
 
 
+class OwnerSource(str, Enum):
+    """Where an owner of a dataset was declared."""
+
+    CODE = "code"
+    """The Dagster asset's ``owners=`` (a materialization, ``faucet catalog sync``)."""
+    OPENLINEAGE = "openlineage"
+    """The ``ownership`` facet of an OpenLineage event."""
+    CONFIG = "config"
+    """The ``catalog:`` block of the FaucetResource / ProfilingComponent."""
+    ANNOTATION = "annotation"
+    """``faucet catalog annotate --owner`` or the API."""
+    LEGACY = "legacy"
+    """Recorded before faucet kept owner sources (a store migrated to schema version 6)."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """One owner of a dataset and every source that declares it."""
+
+    name: str
+    sources: tuple[OwnerSource, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "sources": [s.value for s in self.sources]}
+
+    def __str__(self) -> str:
+        return f"{self.name} ({', '.join(s.value for s in self.sources)})"
+
+
 @dataclass(frozen=True)
 class Consumer:
     """A declared consumer of a dataset (a dashboard, a model, an export).
@@ -256,7 +341,7 @@ class Edge:
             "job": str(self.job),
             "run_id": self.run_id,
             "event_time": self.event_time.isoformat(),
-            "column_lineage": self.column_lineage.as_map() if self.column_lineage else None,
+            "column_lineage": self.column_lineage.to_json() if self.column_lineage else None,
         }
 
 
@@ -298,6 +383,9 @@ class DatasetEntry:
     upstream: int = 0
     downstream: int = 0
     last_run_at: dt.datetime | None = None
+    owner_sources: tuple[Owner, ...] = ()
+    """``owners`` with the sources that declare each (code, openlineage, config,
+    annotation, legacy); ``owners`` is their union, as plain names."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -306,6 +394,7 @@ class DatasetEntry:
             "namespace": self.namespace,
             "name": self.name,
             "owners": list(self.owners),
+            "owner_sources": [o.to_dict() for o in self.owner_sources],
             "schema": [f.to_dict() for f in self.schema] if self.schema is not None else None,
             "schema_run_id": self.schema_run_id,
             "upstream": self.upstream,

@@ -18,10 +18,13 @@ from faucet_core.catalog.model import (
     DatasetProfileRun,
     Edge,
     JobRef,
+    Owner,
+    OwnerSource,
     RunState,
     Snapshot,
     WriterRun,
 )
+from faucet_core.catalog.owners import owners_by_dataset
 from faucet_core.catalog.write import chunks
 from faucet_core.errors import StoreCorruptError
 from faucet_core.store.codec import decode_profile
@@ -46,16 +49,23 @@ __all__ = [
 
 
 def _entry(
-    row: Any, counts: dict[str, tuple[int, int]], last: dict[str, dt.datetime]
+    row: Any,
+    counts: dict[str, tuple[int, int]],
+    last: dict[str, dt.datetime],
+    sources: dict[str, tuple[Owner, ...]],
 ) -> DatasetEntry:
     where = f"dataset {row.id} ({row.uri})"
     up, down = counts.get(row.id, (0, 0))
+    owners = decode_list(row.owners, where)
+    # Owners written without a source row (not by this faucet) read as legacy.
+    labelled = sources.get(row.id) or tuple(Owner(n, (OwnerSource.LEGACY,)) for n in owners)
     return DatasetEntry(
         id=row.id,
         uri=row.uri,
         namespace=row.namespace,
         name=row.name,
-        owners=decode_list(row.owners, where),
+        owners=owners,
+        owner_sources=labelled,
         schema=decode_schema(row.schema, where),
         schema_run_id=row.schema_run_id,
         created_at=utc(row.created_at),
@@ -110,7 +120,8 @@ def entries(conn: Connection, ids: Sequence[str] | None = None) -> list[DatasetE
     else:
         last.update({k: utc(v) for k, v in conn.execute(last_q)})
     frozen = {k: (v[0], v[1]) for k, v in counts.items()}
-    return [_entry(row, frozen, last) for row in rows]
+    sources = owners_by_dataset(conn, None if wanted is None else sorted(wanted))
+    return [_entry(row, frozen, last, sources) for row in rows]
 
 
 def consumers_of(conn: Connection, dataset_id: str) -> tuple[Consumer, ...]:

@@ -27,6 +27,7 @@ from faucet_core.catalog.model import (
     RunRecord,
     RunState,
 )
+from faucet_core.catalog.owners import OwnerSource, run_source, write_owner_sets
 from faucet_core.store.codec import encode_profile
 from faucet_core.store.schema import (
     catalog_datasets,
@@ -357,19 +358,22 @@ def _edges(conn: Connection, records: Sequence[RunRecord]) -> int:
 
 
 def _observations(conn: Connection, records: Sequence[RunRecord], now: dt.datetime) -> None:
-    """Latest schema and owners per dataset, from COMPLETE runs (newest event wins)."""
+    """Latest schema per dataset and owners per dataset and source, from COMPLETE runs
+    (newest event wins)."""
     schemas: dict[str, tuple[dt.datetime, str, str | None]] = {}
-    owners: dict[str, tuple[dt.datetime, tuple[str, ...]]] = {}
+    owners: dict[tuple[str, OwnerSource], tuple[dt.datetime, tuple[str, ...]]] = {}
     for rec in records:
         if rec.state is not RunState.COMPLETE:
             continue
         when = utc(rec.event_time)
+        source = run_source(rec.source)
         for obs in (*rec.inputs, *rec.outputs):
             key = obs.dataset.id
             if obs.schema is not None and (key not in schemas or when >= schemas[key][0]):
                 schemas[key] = (when, encode_schema(obs.schema), rec.run_id)
-            if obs.owners is not None and (key not in owners or when >= owners[key][0]):
-                owners[key] = (when, obs.owners)
+            slot = (key, source)
+            if obs.owners is not None and (slot not in owners or when >= owners[slot][0]):
+                owners[slot] = (when, obs.owners)
     t = catalog_datasets.c
     if schemas:
         stamps: dict[str, dt.datetime | None] = {}
@@ -393,16 +397,8 @@ def _observations(conn: Connection, records: Sequence[RunRecord], now: dt.dateti
                 ),
                 rows,
             )
-    if owners:
-        conn.execute(
-            update(catalog_datasets)
-            .where(t.id == bindparam("ds_id"))
-            .values(owners=bindparam("owners"), updated_at=bindparam("now")),
-            [
-                {"ds_id": key, "owners": dumps(list(names)), "now": now}
-                for key, (_, names) in owners.items()
-            ],
-        )
+    # Each source replaces only its own owner set (faucet_core.catalog.owners).
+    write_owner_sets(conn, {slot: names for slot, (_, names) in owners.items()}, now)
 
 
 def _snapshots(conn: Connection, records: Sequence[RunRecord], now: dt.datetime) -> None:

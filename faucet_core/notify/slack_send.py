@@ -122,7 +122,14 @@ def slack_api_problem(status: int, code: str) -> DeliveryProblem:
 
 
 def _network_error(exc: BaseException) -> DeliveryError:
-    # urllib errors name the reason (refused, timed out), never the URL.
+    # urllib errors name the reason (refused, timed out), never the URL. A ValueError's
+    # text may quote the request (a header holding the token), so it is not repeated.
+    if not isinstance(exc, OSError):
+        return DeliveryError(
+            DeliveryProblem.RETRYABLE,
+            f"could not reach Slack: {type(exc).__name__} (its text is withheld: it may quote "
+            "the request)",
+        )
     reason = getattr(exc, "reason", None) or exc
     return DeliveryError(
         DeliveryProblem.RETRYABLE, f"could not reach Slack: {type(exc).__name__}: {reason}"
@@ -176,6 +183,11 @@ class SlackBotSender:
         _slack_sdk()
         from slack_sdk import WebClient
 
+        if any(ord(c) < 32 or ord(c) == 127 for c in token):
+            raise NotifyError(
+                "the Slack bot token holds a line break or another control character: check "
+                "its environment variable"
+            )
         self._client = WebClient(token=token, base_url=base_url, logger=_QUIET, retry_handlers=[])
         self.channel = channel
 

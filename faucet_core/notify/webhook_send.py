@@ -2,7 +2,9 @@
 
 Any 2xx is a delivery. 429 waits ``Retry-After``; 408, 425 and 5xx are retried; 400, 413
 and 422 reject the message; other 4xx mean the destination is broken (wrong URL, missing
-authorization). Error texts give the status, never the URL or header values.
+authorization). Error texts give the status, never the URL or header values: a header
+name or value that HTTP cannot carry is refused when the sender is built, naming the header
+only.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +27,30 @@ __all__ = ["JsonWebhookSender", "parse_retry_after"]
 _RETRYABLE = frozenset({408, 425, 429})
 _REJECTED = frozenset({400, 413, 422})
 _USER_AGENT = "faucet-dagster (drift notifications)"
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP header name (RFC 9110 token)."""
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+"""Characters a header value cannot hold (tab is allowed)."""
+
+
+def _checked_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """``headers`` as a dict; a name or value HTTP cannot carry is refused without
+    repeating the value (it may be a secret)."""
+    out: dict[str, str] = {}
+    for name, value in headers.items():
+        if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+            raise NotifyError(
+                f"webhook header name {name!r} is not a valid HTTP header name: use letters, "
+                "digits and '-' (e.g. 'Authorization', 'X-Api-Key')"
+            )
+        if not isinstance(value, str) or _CONTROL.search(value):
+            raise NotifyError(
+                f"the value of webhook header {name!r} holds a line break or another control "
+                "character, which HTTP cannot send: check where the value comes from (its "
+                "environment variable)"
+            )
+        out[name] = value
+    return out
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
@@ -54,7 +81,7 @@ class JsonWebhookSender:
         self._headers = {
             "Content-Type": "application/json; charset=utf-8",
             "User-Agent": _USER_AGENT,
-            **dict(headers or {}),
+            **_checked_headers(headers or {}),
         }
 
     def __repr__(self) -> str:
@@ -71,7 +98,13 @@ class JsonWebhookSender:
             status = exc.code
             retry_after = parse_retry_after(exc.headers.get("Retry-After") if exc.headers else None)
             exc.close()
-        except (OSError, http.client.HTTPException, ValueError) as exc:
+        except ValueError as exc:  # the request could not be built; its text may quote it
+            raise DeliveryError(
+                DeliveryProblem.BROKEN,
+                f"the webhook request could not be built ({type(exc).__name__}): check the "
+                "URL's and the headers' environment variables",
+            ) from None
+        except (OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
             raise DeliveryError(
                 DeliveryProblem.RETRYABLE,

@@ -7,6 +7,8 @@ a new store at once migrate it once.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, insert, select, text, update
@@ -19,6 +21,7 @@ from faucet_core.store.schema import (
     catalog_consumers,
     catalog_datasets,
     catalog_edges,
+    catalog_owners,
     catalog_profiles,
     catalog_run_datasets,
     catalog_runs,
@@ -31,7 +34,7 @@ from faucet_core.store.schema import (
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 5
+LATEST = 6
 _VERSION = "schema_version"
 
 
@@ -70,7 +73,40 @@ def _v5(conn: Connection) -> None:
     quarantine.create(conn, checkfirst=True)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4, 5: _v5}
+def _v6(conn: Connection) -> None:
+    """Dataset owners per source. The owners a store already holds came from an unknown
+    source: they are kept, labelled ``legacy``, until the same names arrive from a known
+    source or someone clears them (``faucet catalog annotate --clear-owners``)."""
+    catalog_owners.create(conn, checkfirst=True)
+    t = catalog_datasets.c
+    now = dt.datetime.now(dt.timezone.utc)
+    rows = []
+    for key, owners in conn.execute(select(t.id, t.owners).where(t.owners != "[]")):
+        try:
+            names = [str(n) for n in json.loads(owners or "[]") if str(n).strip()]
+        except ValueError:
+            continue  # unreadable: reading the dataset reports it, as before
+        if names:
+            rows.append(
+                {
+                    "dataset_id": key,
+                    "source": "legacy",
+                    "owners": json.dumps(names),
+                    "updated_at": now,
+                }
+            )
+    if rows:
+        conn.execute(insert(catalog_owners), rows)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _v1,
+    2: _v2,
+    3: _v3,
+    4: _v4,
+    5: _v5,
+    6: _v6,
+}
 
 
 def current_version(conn: Connection) -> int:

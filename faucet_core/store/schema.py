@@ -24,6 +24,7 @@ __all__ = [
     "catalog_consumers",
     "catalog_datasets",
     "catalog_edges",
+    "catalog_owners",
     "catalog_profiles",
     "catalog_run_datasets",
     "catalog_runs",
@@ -226,4 +227,17 @@ quarantine = Table(
     Column("reason", Text, nullable=False),
     Column("quarantined_at", DateTime(timezone=True), nullable=False),
     Column("row", Text, nullable=False),
+)
+
+# Owners of a dataset per source (schema version 6): ``code`` (the Dagster asset's owners),
+# ``openlineage`` (the ownership facet), ``config`` (the FaucetResource's catalog block),
+# ``annotation`` (``faucet catalog annotate``, the API) and ``legacy`` (owners recorded
+# before sources were kept). ``faucet_datasets.owners`` holds their union.
+catalog_owners = Table(
+    "faucet_dataset_owners",
+    metadata,
+    Column("dataset_id", String(16), primary_key=True),
+    Column("source", String(32), primary_key=True),
+    Column("owners", Text, nullable=False, default="[]"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
 )

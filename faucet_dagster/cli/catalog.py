@@ -6,7 +6,15 @@ import argparse
 import json
 from typing import Any
 
-from faucet_core.catalog import Catalog, Consumer, DatasetDetail, DatasetEntry, Edge
+from faucet_core.catalog import (
+    Catalog,
+    ColumnInput,
+    Consumer,
+    DatasetDetail,
+    DatasetEntry,
+    Edge,
+)
+from faucet_core.catalog.model import merged_inputs
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
 from faucet_dagster.cli.common import add_location_args, location_of
@@ -87,16 +95,29 @@ def _edge_line(edge: Edge, *, upstream: bool) -> str:
     head = f"  {arrow} {other_id} {other} (by {edge.job}, run {edge.run_id or '-'})"
     if edge.column_lineage is None:
         return head + "\n      column lineage: unknown (opaque)"
-    pairs = [f"{out} <- {', '.join(ins)}" for out, ins in edge.column_lineage.as_map().items()]
-    whole = sorted({i.field for i in edge.column_lineage.dataset})
-    if whole:
-        pairs.append(f"(every column) <- {', '.join(whole)}")
+    lineage = edge.column_lineage
+    pairs = [f"{out} <- {_inputs(ins)}" for out, ins in sorted(lineage.fields.items())]
+    if lineage.dataset:
+        pairs.append(f"(every column) <- {_inputs(lineage.dataset)}")
     return head + "\n      " + ("; ".join(pairs) if pairs else "column lineage: reads no column")
+
+
+def _inputs(inputs: tuple[ColumnInput, ...]) -> str:
+    """``email [DIRECT/TRANSFORMATION], id``: source columns with their transformations."""
+    return ", ".join(
+        i.field + (f" [{', '.join(map(str, i.transformations))}]" if i.kinds else "")
+        for i in merged_inputs(inputs)
+    )
+
+
+def _owners(entry: DatasetEntry) -> str:
+    """``team-a (code), team-b (code, annotation)``: each owner with its sources."""
+    return ", ".join(map(str, entry.owner_sources)) or "-"
 
 
 def render_detail(detail: DatasetDetail) -> str:
     d = detail.dataset
-    lines = [f"{d.id} {d.uri}", f"  owners: {', '.join(d.owners) or '-'}"]
+    lines = [f"{d.id} {d.uri}", f"  owners: {_owners(d)}"]
     if d.schema is None:
         lines.append("  schema: unknown")
     else:
@@ -173,18 +194,38 @@ def _consumers(args: argparse.Namespace) -> list[Consumer]:
 
 def _cmd_annotate(args: argparse.Namespace) -> int:
     consumers = _consumers(args)
-    if args.owner is None and not consumers and not args.replace:
-        raise ConfigError("nothing to annotate: give --owner, --consumer NAME=KIND or --replace")
+    removing = args.remove_owner or []
+    if (
+        args.owner is None
+        and not removing
+        and not args.clear_owners
+        and not consumers
+        and not args.replace
+    ):
+        raise ConfigError(
+            "nothing to annotate: give --owner, --remove-owner, --clear-owners, "
+            "--consumer NAME=KIND or --replace"
+        )
+    if args.clear_owners and (args.owner is not None or removing):
+        raise ConfigError(
+            "--clear-owners drops every annotated owner: it cannot be combined with --owner "
+            "or --remove-owner"
+        )
     with open_catalog(args) as catalog:
         detail = catalog.annotate(
-            args.dataset, owners=args.owner, consumers=consumers, replace=args.replace
+            args.dataset,
+            owners=args.owner,
+            consumers=consumers,
+            replace=args.replace,
+            remove_owners=removing,
+            clear_owners=args.clear_owners,
         )
     if args.json:
         print(json.dumps(detail.to_dict(), indent=2, default=str))
         return 0
     d = detail.dataset
     print(f"{d.id} {d.uri}")
-    print(f"  owners: {', '.join(d.owners) or '-'}")
+    print(f"  owners: {_owners(d)}")
     for c in detail.consumers:
         cols = ", ".join(c.columns) or "every column"
         print(f"  consumer {c.name} ({c.kind or '-'}) contact {c.contact or '-'} reads {cols}")
@@ -212,10 +253,19 @@ def add_catalog_parser(sub: Any) -> None:
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=_cmd_show)
 
-    ann = csub.add_parser("annotate", help="set owners, upsert declared consumers")
+    ann = csub.add_parser("annotate", help="edit annotated owners, upsert declared consumers")
     ann.add_argument("dataset", help="dataset id (or a prefix of 4+ digits) or URI")
     add_location_args(ann)
-    ann.add_argument("--owner", action="append", help="owner (repeatable); replaces the list")
+    ann.add_argument(
+        "--owner",
+        action="append",
+        help="annotated owner (repeatable); replaces the annotated owners (owners from code, "
+        "OpenLineage or the catalog: block are kept)",
+    )
+    ann.add_argument(
+        "--remove-owner", action="append", help="annotated owner to remove (repeatable)"
+    )
+    ann.add_argument("--clear-owners", action="store_true", help="remove every annotated owner")
     ann.add_argument("--consumer", action="append", help="NAME=KIND (repeatable); upserted")
     ann.add_argument("--contact", help="contact of the --consumer(s)")
     ann.add_argument("--columns", help="comma-separated columns the --consumer(s) read")

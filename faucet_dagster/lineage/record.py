@@ -93,7 +93,7 @@ def asset_run_record(
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
         schema=schema_of(pick(_SCHEMA)) if with_schema else None,
-        owners=tuple(node.owners) or None,
+        owners=tuple(node.owners),  # the code set: none declared clears it
         column_lineage=column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k)),
     )
     return RunRecord(

@@ -8,6 +8,7 @@ It reads the event log the way the default SQLite storage supports: per asset ke
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections.abc import Iterable
@@ -15,13 +16,15 @@ from typing import Any
 
 import dagster as dg
 
-from faucet_core.catalog import Catalog, CatalogConfig, Observation
+from faucet_core.catalog import Catalog, CatalogConfig, Observation, RunRecord, SchemaField
+from faucet_core.errors import FaucetError
 from faucet_core.lineage import default_client
 from faucet_dagster.lineage.openlineage import check_events, materialization_events
 from faucet_dagster.lineage.record import (
     _catalog_for,
     asset_run_record,
     dataset_of_key,
+    profile_schema,
     record_in_catalog,
 )
 
@@ -55,6 +58,7 @@ class _Tick:
         self.assets: dict[str, int] = dict(state.get("assets", {}))
         self.checks: dict[str, int] = dict(state.get("checks", {}))
         self._runs: dict[str, tuple[str, dt.datetime | None]] = {}
+        self._history: dict[str, tuple[Any, ...]] = {}
         self.recorded = self.emitted = 0
 
     def cursor(self) -> str:
@@ -100,6 +104,8 @@ class _Tick:
                 ascending=True,
             )
             for rec in result.records:
+                if self._awaiting_profile(key, rec):
+                    break  # its profile check has not run yet: emit it on a later tick
                 self._materialization(key, rec)
                 self.assets[name] = rec.storage_id
 
@@ -125,6 +131,7 @@ class _Tick:
         record = asset_run_record(
             self.graph, key, run_id=entry.run_id, when=when, metadata=metadata
         )
+        record = self._with_observed_schema(record, entry.run_id, partition)
         self._emit(
             materialization_events(
                 record,
@@ -135,6 +142,79 @@ class _Tick:
                 partition=partition,
             )
         )
+
+    # -- the schema of assets that declare none ---------------------------------------------
+    def _declares_schema(self, key: dg.AssetKey, metadata: dict[str, Any]) -> bool:
+        return "dagster/column_schema" in metadata or (
+            "dagster/column_schema" in self.graph.get(key).metadata
+        )
+
+    def _has_profile_check(self, key: dg.AssetKey) -> bool:
+        return any(
+            check.asset_key == key
+            and "faucet/config" in (self.graph.get_check_spec(check).metadata or {})
+            for check in self.graph.asset_check_keys
+        )
+
+    def _run_profile(self, dataset_id: str, run_id: str, partition: str | None) -> Any:
+        """The profile the catalog holds for ``run_id`` on ``dataset_id`` (None: none)."""
+        if dataset_id not in self._history:
+            self._history[dataset_id] = self._profiles(dataset_id, limit=None)
+        return next(
+            (
+                p.profile
+                for p in reversed(self._history[dataset_id])
+                if p.run_id == run_id and (p.partition or None) == (partition or None)
+            ),
+            None,
+        )
+
+    def _observed_schema(
+        self, dataset_id: str, run_id: str, partition: str | None
+    ) -> tuple[SchemaField, ...] | None:
+        profile = self._run_profile(dataset_id, run_id, partition)
+        if profile is not None:
+            return profile_schema(profile)
+        try:
+            entry = self.catalog.dataset(dataset_id)
+        except FaucetError:
+            return None
+        # Another run's schema could be wrong for this one: only this run's is used.
+        return entry.schema if entry.schema_run_id == run_id else None
+
+    def _with_observed_schema(
+        self, record: RunRecord, run_id: str, partition: str | None
+    ) -> RunRecord:
+        """``record`` with, for an output that declares no column schema, the schema the
+        catalog observed for this run (its profile's), so the emitted event carries it."""
+        output = record.outputs[0]
+        if output.schema is not None:
+            return record
+        schema = self._observed_schema(output.dataset.id, run_id, partition)
+        if schema is None:
+            return record
+        observed = dataclasses.replace(output, schema=schema)
+        return dataclasses.replace(record, outputs=(observed, *record.outputs[1:]))
+
+    def _awaiting_profile(self, key: dg.AssetKey, rec: Any) -> bool:
+        """True while the run of a materialization that will be emitted without a declared
+        schema is still going and its faucet profile check has not recorded the profile."""
+        if self.client is None:
+            return False
+        entry = rec.event_log_entry
+        mat = entry.asset_materialization
+        metadata = dict(mat.metadata) if mat is not None else {}
+        if self._declares_schema(key, metadata) or not self._has_profile_check(key):
+            return False
+        dataset = dataset_of_key(self.graph, key)
+        partition = mat.partition if mat is not None else None
+        if self._run_profile(dataset.id, entry.run_id, partition) is not None:
+            return False
+        run = self.instance.get_run_by_id(entry.run_id)
+        if run is None or run.is_finished:
+            return False
+        self._history.pop(dataset.id, None)  # read it again next tick
+        return True
 
     def check_results(self) -> None:
         if self.client is None:
@@ -195,9 +275,9 @@ class _Tick:
             )
         )
 
-    def _profiles(self, dataset_id: str) -> tuple[Any, ...]:
+    def _profiles(self, dataset_id: str, limit: int | None = 20) -> tuple[Any, ...]:
         try:
-            return self.catalog.profiles(dataset_id, limit=20)
+            return self.catalog.profiles(dataset_id, limit=limit)
         except Exception:  # a dataset no run profiled yet
             return ()
 

@@ -231,6 +231,39 @@ def test_json_webhook_needs_an_http_url():
     assert "secret-file" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        (
+            {"Authorization": "Bearer s3cr3t-v\nX-Injected: 1"},
+            "the value of webhook header 'Authorization' holds a line break or another control "
+            "character, which HTTP cannot send: check where the value comes from (its "
+            "environment variable)",
+        ),
+        (
+            {"X Api Key": "s3cr3t-v"},
+            "webhook header name 'X Api Key' is not a valid HTTP header name: use letters, "
+            "digits and '-' (e.g. 'Authorization', 'X-Api-Key')",
+        ),
+    ],
+    ids=["value", "name"],
+)
+def test_json_webhook_refuses_headers_http_cannot_carry_without_repeating_them(headers, message):
+    with pytest.raises(NotifyError) as info:
+        JsonWebhookSender("http://127.0.0.1:9/hook", headers)
+    assert str(info.value) == message
+    assert "s3cr3t-v" not in str(info.value)
+
+
+def test_bot_token_with_a_line_break_is_refused_without_repeating_it():
+    with pytest.raises(NotifyError) as info:
+        SlackBotSender("xoxb-s3cr3t\nX: 1", CHANNEL)
+    assert str(info.value) == (
+        "the Slack bot token holds a line break or another control character: check its "
+        "environment variable"
+    )
+
+
 def test_retry_after_as_http_date():
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", now=1445412500.0) == 10.0
     assert parse_retry_after("2.5") == 2.5

@@ -20,7 +20,7 @@ def test_a_version_3_store_gains_the_audit_log(sqlite_url: str) -> None:
         conn.execute(insert(meta).values(name="schema_version", value="3"))
     engine.dispose()
     with ProfileStore(sqlite_url) as store:
-        assert store.check() == mig.LATEST == 5
+        assert store.check() == mig.LATEST >= 4
         assert list_audit(store.engine) == []
 
 

@@ -77,14 +77,29 @@ def test_json_output(ingested: str, capsys: pytest.CaptureFixture[str]) -> None:
     detail = json.loads(out)
     assert sorted(detail) == sorted(
         [
-            "id", "uri", "namespace", "name", "owners", "schema", "schema_run_id", "upstream",
-            "downstream", "last_run_at", "updated_at", "consumers", "runs", "contracts", "profile",
+            "id", "uri", "namespace", "name", "owners", "owner_sources", "schema",
+            "schema_run_id", "upstream", "downstream", "last_run_at", "updated_at", "consumers",
+            "runs", "contracts", "profile",
         ]
     )  # fmt: skip
     assert detail["profile"] == {"latest": None, "history": []}
+
+    def ins(field: str, kind: str, subtype: str) -> dict[str, object]:
+        return {"field": field, "transformations": [{"type": kind, "subtype": subtype}]}
+
     assert {e["source"]["id"]: e["column_lineage"] for e in detail["upstream"]} == {
-        "554a281b79e2": {"region": ["country"]},
-        "d83a9657a343": {"contact": ["email"], "id": ["id"], "total": ["amount"]},
+        "554a281b79e2": {
+            "fields": {"region": [ins("country", "DIRECT", "IDENTITY")]},
+            "dataset": [ins("id", "INDIRECT", "JOIN")],
+        },
+        "d83a9657a343": {
+            "fields": {
+                "contact": [ins("email", "DIRECT", "TRANSFORMATION")],
+                "id": [ins("id", "DIRECT", "IDENTITY")],
+                "total": [ins("amount", "DIRECT", "AGGREGATION")],
+            },
+            "dataset": [ins("status", "INDIRECT", "FILTER")],
+        },
     }
 
 
@@ -97,7 +112,13 @@ def test_annotate_with_the_seeds_semantics(
     assert (code, out) == (0, (EXPECTED / "annotate.txt").read_text())
     code, out, _ = _faucet(capsys, "catalog", "annotate", MART, "--consumer", "ml=model", "--json")
     assert [c["name"] for c in json.loads(out)["consumers"]] == ["contacts-dashboard", "ml"]
-    assert json.loads(out)["owners"] == ["team-b"]
+    # The annotated owner joins the owner the OpenLineage event declared; neither replaces
+    # the other.
+    assert json.loads(out)["owners"] == ["team:analytics", "team-b"]
+    assert json.loads(out)["owner_sources"] == [
+        {"name": "team:analytics", "sources": ["openlineage"]},
+        {"name": "team-b", "sources": ["annotation"]},
+    ]
     code, out, _ = _faucet(
         capsys, "catalog", "annotate", MART, "--consumer", "ml=model", "--replace"
     )
@@ -114,7 +135,8 @@ def test_annotate_with_the_seeds_semantics(
         ),
         (
             ["catalog", "annotate", MART],
-            "Error: nothing to annotate: give --owner, --consumer NAME=KIND or --replace\n",
+            "Error: nothing to annotate: give --owner, --remove-owner, --clear-owners, "
+            "--consumer NAME=KIND or --replace\n",
         ),
         (
             ["catalog", "annotate", MART, "--contact", "#bi"],

@@ -74,7 +74,12 @@ def test_the_catalog_block_of_the_resource_is_merged_after_the_run(
     _run(instance, sqlite_url, catalog=block)
     with Catalog(sqlite_url) as catalog:
         detail = catalog.detail(ORDERS.id)
-        assert detail.dataset.owners == ("team:data",)  # the block wins over the asset's owners
+        # The block's owners join the asset's own, each labelled with its source.
+        assert detail.dataset.owners == ("team:sales", "team:data")
+        assert [str(o) for o in detail.dataset.owner_sources] == [
+            "team:sales (code)",
+            "team:data (config)",
+        ]
         assert detail.consumers == (Consumer("sales-dash", "dashboard", "", ("total",)),)
         assert [c.name for c in catalog.detail(RAW_URI).consumers] == ["audit"]
 

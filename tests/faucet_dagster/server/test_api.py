@@ -186,7 +186,7 @@ def test_annotate_replaces_owners_upserts_consumers_and_is_audited(served: Serve
     r = httpx.post(url, json=body, headers=auth("operator"))
     assert r.status_code == 200, r.text
     got = r.json()
-    assert got["owners"] == ["team-b"]
+    assert got["owners"] == ["team:lake", "team-b"]  # the annotated owner joins the lake's
     consumers = {c["name"]: c for c in got["consumers"]}
     assert set(consumers) == {"crm-sync", "lake-audit", "ids-only", "contacts-dashboard"}
     assert consumers["crm-sync"]["contact"] == "#new"
@@ -194,7 +194,7 @@ def test_annotate_replaces_owners_upserts_consumers_and_is_audited(served: Serve
         url, json={"consumers": [{"name": "lake-audit"}], "replace": True}, headers=auth("admin")
     )
     assert [c["name"] for c in r.json()["consumers"]] == ["lake-audit"]
-    assert r.json()["owners"] == ["team-b"]  # owners not given: kept
+    assert r.json()["owners"] == ["team:lake", "team-b"]  # owners not given: kept
     second, first = _entries(served, "catalog.annotate")
     assert (first.actor, first.target, first.outcome) == ("operator-user", CRM_ID, Outcome.OK)
     assert first.detail["consumers"] == ["crm-sync", "contacts-dashboard"]
@@ -304,4 +304,4 @@ def test_annotate_and_its_audit_entry_on_each_store(store_url: str, location: Co
             ("plan", Outcome.OK),
             ("catalog.annotate", Outcome.OK),
         ]
-        assert catalog.dataset(CRM_ID).owners == ("team-b",)
+        assert catalog.dataset(CRM_ID).owners == ("team:lake", "team-b")
