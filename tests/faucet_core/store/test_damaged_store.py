@@ -180,12 +180,12 @@ def _numeric(data: dict[str, Any]) -> dict[str, Any]:
     [
         pytest.param(
             lambda d: _numeric(d).update(mean="abc"),
-            "(ValueError: could not convert string to float: 'abc')",
+            "numeric.mean is 'abc', not a number (nor one of NaN, Infinity, -Infinity)",
             id="mean-is-a-string",
         ),
         pytest.param(
             lambda d: _numeric(d).update(stddev=None),
-            "the detector cannot use its stored profile (TypeError:",
+            "numeric.stddev is None, not a number (nor one of NaN, Infinity, -Infinity)",
             id="stddev-is-null",
         ),
     ],
