@@ -230,14 +230,23 @@ def _verdict(
     )
 
 
+_SAFE = 1e150
+"""Above this magnitude, squares of differences could overflow a float."""
+
+
 def _mean_sd(values: list[float]) -> tuple[float, float]:
     """Mean and sample standard deviation; exactly 0.0 for identical values."""
     n = len(values)
     if n < 2 or max(values) == min(values):
         return values[0], 0.0
-    mean = math.fsum(values) / n
-    var = math.fsum([(v - mean) ** 2 for v in values]) / (n - 1)
-    return mean, math.sqrt(var)
+    # Scaled by a power of two (exact) so values near the float limit neither overflow
+    # in their sum or squares nor lose precision: the result is the unscaled one.
+    big = max(abs(v) for v in values)
+    scale = 2.0 ** -math.frexp(big)[1] if big > _SAFE else 1.0
+    scaled = [v * scale for v in values]
+    mean = math.fsum(scaled) / n
+    var = math.fsum([(v - mean) ** 2 for v in scaled]) / (n - 1)
+    return mean / scale, math.sqrt(var) / scale
 
 
 def _inverse(value: float, transform: Transform) -> float:

@@ -260,3 +260,25 @@ def test_a_null_spike_is_not_a_distinct_finding_of_an_id_column() -> None:
 
     baseline = [make(n) for n in (100, 120, 80, 110, 90, 100)]
     assert [f.metric for f in detect(make(4_000), baseline)] == [DriftMetric.NULL_RATE]
+
+
+def test_values_near_the_float_limit_are_judged_without_overflow(tmp_path) -> None:
+    # regression: squares of differences of values near 1.8e308 overflowed in record()
+    from faucet_core import ProfileStore, ProfilingConfig, profile
+
+    cfg = ProfilingConfig(min_history=2)
+    runs = [
+        [1e308, -1e308, 1.7e308, 0.0],
+        [1.1e308, -1e308, 1.6e308, 0.0],
+        [0.9e308, -1.1e308, 1.7e308, 1.0],
+        [1e308, -1e308, 1.7e308, 0.0],
+    ]
+    with ProfileStore(f"sqlite:///{tmp_path / 'f.db'}") as store:
+        outcomes = [
+            store.record("big", profile([{"x": v} for v in values]), cfg, run_id=f"r{i}")
+            for i, values in enumerate(runs)
+        ]
+    assert [o.status.value for o in outcomes[:2]] == ["warming", "warming"]
+    assert outcomes[3].status.value in ("stable", "drifted")
+    for finding in outcomes[3].findings:
+        assert finding.to_dict()  # JSON-ready: no infinities
