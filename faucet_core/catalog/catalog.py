@@ -4,7 +4,8 @@ faucet store (SQLite or PostgreSQL, the same URL and schema as :class:`ProfileSt
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, select, text, update
@@ -52,7 +53,13 @@ from faucet_core.catalog.write import (
     write_profile,
 )
 from faucet_core.errors import CatalogError, FaucetError, StoreError
-from faucet_core.store.engine import make_engine
+from faucet_core.store.engine import (
+    DEFAULT_BUSY_TIMEOUT,
+    database_error,
+    make_engine,
+    reader,
+    reason_of,
+)
 from faucet_core.store.migrations import migrate
 from faucet_core.store.schema import catalog_consumers, catalog_datasets, catalog_profiles
 from faucet_core.store.url import normalize_url
@@ -63,8 +70,7 @@ _PG_LOCK = CATALOG_LOCK  # one catalog writer at a time on PostgreSQL (SQLite: B
 
 
 def _reason(exc: SQLAlchemyError) -> str:
-    orig = getattr(exc, "orig", None)
-    return str(orig or exc).strip().splitlines()[0]
+    return reason_of(exc)  # first line, secrets redacted
 
 
 class Catalog:
@@ -93,6 +99,18 @@ class Catalog:
     @property
     def url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A read: deferred on SQLite (never waits behind a writer); a database error is
+        our ``StoreError`` naming the catalog (busy, damaged, missing tables)."""
+        try:
+            with reader(self.engine).connect() as conn:
+                yield conn
+        except SQLAlchemyError as exc:
+            raise database_error(
+                exc, f"cannot read the catalog {self.url}", timeout=DEFAULT_BUSY_TIMEOUT
+            ) from None
 
     def close(self) -> None:
         if self._owns_engine:
@@ -195,22 +213,22 @@ class Catalog:
     # -- reading ----------------------------------------------------------------------------
     def resolve(self, ref: str) -> str:
         """The id of the dataset ``ref`` names: a canonical URI, or an id (prefix)."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return self._resolve(conn, ref)
 
     def datasets(self) -> list[DatasetEntry]:
         """Every dataset, sorted by URI, with its edge counts and last written run."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return entries(conn)
 
     def dataset(self, ref: str) -> DatasetEntry:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return entries(conn, [self._resolve(conn, ref)])[0]
 
     def detail(self, ref: str, *, runs: int = 20, profiles: int | None = 30) -> DatasetDetail:
         """Everything about one dataset: schema, owners, consumers, edges both ways, recent
         runs, contracts and profile history (``profiles``: the newest N, None for all)."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             key = self._resolve(conn, ref)
             return DatasetDetail(
                 dataset=entries(conn, [key])[0],
@@ -224,13 +242,13 @@ class Catalog:
 
     def edges(self, *, sources: Sequence[str] = (), sinks: Sequence[str] = ()) -> list[Edge]:
         """Edges out of the dataset ids ``sources`` and into ``sinks``."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return edges_where(conn, sources=sources, sinks=sinks)
 
     def downstream(self, ref: str, *, depth: int = 5) -> list[tuple[int, Edge]]:
         """Edges reachable downstream of a dataset, breadth first: (hop, edge), hop from 1.
         One query per hop; each dataset is expanded once."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             start = self._resolve(conn, ref)
             seen, frontier = {start}, [start]
             out: list[tuple[int, Edge]] = []
@@ -244,7 +262,7 @@ class Catalog:
             return out
 
     def profiles(self, ref: str, *, limit: int | None = None) -> tuple[DatasetProfileRun, ...]:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return profiles_of(conn, self._resolve(conn, ref), limit)
 
     def counts(self) -> dict[str, int]:
@@ -263,7 +281,7 @@ class Catalog:
             "snapshots": catalog_snapshots,
             "profiles": catalog_profiles,
         }
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return {
                 name: int(conn.execute(select(func.count()).select_from(t)).scalar_one())
                 for name, t in tables.items()
