@@ -315,7 +315,6 @@ def test_typed_sample_removal_fails_the_gate_and_a_ragged_csv_is_one_line(
     )  # fmt: skip
     assert (code, out) == (1, "")
     assert err == (
-        f"Error: sample {ragged}: not readable (CSV parse error: Expected 2 columns, got 1: 2);"
-        " pass JSON lines, a CSV with a header, Parquet or Arrow IPC of what the asset would "
-        "write\n"
+        f"Error: {ragged}:3: 1 field(s) where the header has 2; every line of a CSV file "
+        "needs one field per header column (quote a field that holds a comma)\n"
     )

@@ -33,7 +33,8 @@ def test_annotate_by_uri(served: Served) -> None:
         headers=auth("operator"),
     )
     assert r.status_code == 200, r.text
-    assert (r.json()["id"], r.json()["owners"]) == (CRM.id, ["team-b"])
+    # the annotated owner joins the owner the OpenLineage event declared (owners per source)
+    assert (r.json()["id"], r.json()["owners"]) == (CRM.id, ["team:lake", "team-b"])
 
 
 def test_an_unknown_uri_is_a_json_404(served: Served) -> None:
