@@ -82,6 +82,8 @@ __all__ = [
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DEPTH = 50
 MAX_NAME = 1024  # an owner or a column name (stored inside JSON text, so no column size)
+MAX_SELECTIONS = 100
+"""Selections one ``POST /v1/plan`` may list (one change set)."""
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -111,7 +113,7 @@ class PlanRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    select: _Name | None = None
+    select: _Name | list[_Name] | None = None
     asset: _Name | None = None
     sample: list[dict[str, Any]] | None = None
     impact: bool = True
@@ -120,14 +122,26 @@ class PlanRequest(BaseModel):
     @model_validator(mode="after")
     def _one_asset(self) -> PlanRequest:
         if (self.select is None) == (self.asset is None):
-            raise ValueError("give exactly one of `select` or `asset` (an asset key, a/b)")
+            raise ValueError(
+                "give exactly one of `select` (an asset key a/b, a Dagster selection such as "
+                "group:crm, or a list of them) or `asset` (an asset key)"
+            )
+        if isinstance(self.select, list) and not 1 <= len(self.select) <= MAX_SELECTIONS:
+            raise ValueError(f"`select` lists 1 to {MAX_SELECTIONS} selections")
         if not self.impact:
             raise ValueError("`impact` must be true: the impact plan is the only plan")
         return self
 
     @property
+    def selections(self) -> list[str]:
+        if isinstance(self.select, list):
+            return list(self.select)
+        return [self.select or self.asset or ""]
+
+    @property
     def key(self) -> str:
-        return self.select or self.asset or ""
+        """What the audit log names: the selection(s), comma-separated."""
+        return ",".join(self.selections)[: _width(audit_log.c.target)]
 
 
 class ConsumerIn(BaseModel):
@@ -275,7 +289,7 @@ def create_app(
             Outcome.OK,
             200,
             body.key,
-            severity=report.get("impact", {}).get("severity"),
+            severity=(report.get("impact") or report.get("change") or {}).get("severity"),
             depth=body.depth,
             sample_rows=None if body.sample is None else len(body.sample),
             ms=round((time.perf_counter() - started) * 1000, 1),
@@ -402,19 +416,25 @@ def create_app(
 
 
 def _plan(server: _Server, body: PlanRequest) -> dict[str, Any]:
-    from faucet_dagster.plan import plan_asset_impact
+    """The same JSON as ``faucet plan --impact --json``: one asset keeps the single-report
+    shape (``{"impact": ...}``), a change set of several is ``{"change": ...}``."""
+    from faucet_dagster.plan import plan_change_impact
 
     defs = server.location.defs
-    if body.sample is None:
-        report = plan_asset_impact(server.catalog, defs, body.key, depth=body.depth)
-        return report.to_dict()
     with tempfile.TemporaryDirectory(prefix="faucet-plan-") as folder:
-        path = Path(folder) / "sample.jsonl"
-        with path.open("w") as out:
-            for record in body.sample:
-                out.write(json.dumps(record) + "\n")
-        report = plan_asset_impact(server.catalog, defs, body.key, sample=path, depth=body.depth)
-        return report.to_dict()
+        path = None
+        if body.sample is not None:
+            path = Path(folder) / "sample.jsonl"
+            with path.open("w") as out:
+                for record in body.sample:
+                    out.write(json.dumps(record) + "\n")
+        change = plan_change_impact(
+            server.catalog, defs, body.selections, sample=path, depth=body.depth
+        )
+    single = change.plans[0] if len(change.plans) == 1 else None
+    if single is not None and single.report is not None:
+        return single.report.to_dict()
+    return change.to_dict()
 
 
 def _annotate(server: _Server, ref: str, body: AnnotateRequest, who: Principal) -> DatasetDetail:

@@ -14,7 +14,7 @@ from faucet_dagster.cli import main
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server import MAX_BODY_BYTES, create_app
 from tests.faucet_core.lineage.helpers import complete_event
-from tests.faucet_dagster.plan.test_cli import CRM, LOCATION, _record
+from tests.faucet_dagster.plan.test_cli import CRM, LOCATION, _record, _record_untyped
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, Served, auth, serving
 
 CRM_ID = dataset_id(CRM.uri)
@@ -123,6 +123,31 @@ def test_plan_with_an_inline_sample_and_depth(served: Served) -> None:
     assert entry.detail["sample_rows"] == 2
 
 
+def test_plan_of_a_change_set_is_the_cli_report(
+    served: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _record_untyped(served.store_url)
+    r = httpx.post(
+        served.url + "/v1/plan",
+        json={"select": ["group:crm", "contacts"]},
+        headers=auth("viewer"),
+    )
+    assert r.status_code == 200, r.text
+    monkeypatch.setenv("FAUCET_STORE_URL", served.store_url)
+    argv = ["plan", "--impact", "-f", LOCATION, "--select", "group:crm", "--select", "contacts"]
+    assert main([*argv, "--json"]) == 0
+    assert r.json() == json.loads(capsys.readouterr().out)
+    assert r.json()["change"]["assets"] == ["contacts", "customers", "untyped"]
+    (entry,) = _entries(served, "plan")
+    assert (entry.target, entry.detail["severity"]) == ("group:crm,contacts", "breaking")
+
+
+def test_plan_of_one_selection_string_keeps_the_single_report(served: Served) -> None:
+    r = httpx.post(served.url + "/v1/plan", json={"select": ["customers"]}, headers=auth("viewer"))
+    assert r.status_code == 200, r.text
+    assert r.json()["impact"]["severity"] == "breaking"
+
+
 @pytest.mark.parametrize(
     ("body", "field", "status"),
     [
@@ -135,6 +160,14 @@ def test_plan_with_an_inline_sample_and_depth(served: Served) -> None:
         pytest.param({}, "body", 400, id="no-asset"),
         pytest.param({"select": "customers", "impact": False}, "body", 400, id="impact-false"),
         pytest.param({"select": "nope"}, "select", 400, id="unknown-asset"),
+        pytest.param({"select": []}, "body", 400, id="empty-change-set"),
+        pytest.param({"select": ["customers"] * 101}, "body", 400, id="too-many-selections"),
+        pytest.param(
+            {"select": ["customers", "untyped"], "sample": [{"id": 1}]},
+            "select",
+            400,
+            id="sample-for-several",
+        ),
     ],
 )
 def test_plan_bad_input_names_the_field(served: Served, body: Any, field: str, status: int) -> None:
