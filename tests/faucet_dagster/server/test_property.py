@@ -134,7 +134,7 @@ async def _post(app: Starlette, path: str, body: bytes, role: str) -> httpx.Resp
         )
 
 
-def _check(response: httpx.Response) -> None:
+def _assert_no_5xx(response: httpx.Response) -> None:
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert isinstance(response.json()["error"], str)
@@ -150,17 +150,17 @@ SETTINGS = settings(
 @SETTINGS
 @given(body=NEAR_VALID_PLAN | PLAN | JSON, cut=CUT)
 def test_plan_never_answers_5xx(app: Starlette, body: Any, cut: int | None) -> None:
-    _check(asyncio.run(_post(app, "/v1/plan", _body(body, cut), "viewer")))
+    _assert_no_5xx(asyncio.run(_post(app, "/v1/plan", _body(body, cut), "viewer")))
 
 
 @SETTINGS
 @given(body=NEAR_VALID_ANNOTATE | ANNOTATE | JSON, cut=CUT)
 def test_annotate_never_answers_5xx(app: Starlette, body: Any, cut: int | None) -> None:
     path = f"/v1/catalog/datasets/{CRM.id}/consumers"
-    _check(asyncio.run(_post(app, path, _body(body, cut), "operator")))
+    _assert_no_5xx(asyncio.run(_post(app, path, _body(body, cut), "operator")))
 
 
 @SETTINGS
 @given(body=LINEAGE, cut=CUT)
 def test_lineage_never_answers_5xx(app: Starlette, body: Any, cut: int | None) -> None:
-    _check(asyncio.run(_post(app, "/api/v1/lineage", _body(body, cut), "ingest")))
+    _assert_no_5xx(asyncio.run(_post(app, "/api/v1/lineage", _body(body, cut), "ingest")))
