@@ -53,7 +53,7 @@ from faucet_core.catalog import Catalog, Consumer, DatasetDetail
 from faucet_core.errors import CatalogError, FaucetError, StoreError
 from faucet_core.impact import DEFAULT_DEPTH
 from faucet_core.json_limits import JsonLimitError, check_json
-from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
+from faucet_core.lineage.receiver import LINEAGE_PATH
 from faucet_core.store import ProfileStore
 from faucet_core.store.audit import Outcome, list_audit, record_audit
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
@@ -66,8 +66,8 @@ from faucet_dagster.server.guard import (
     Handler,
     error,
     http_error_handlers,
-    outcome_of,
 )
+from faucet_dagster.server.lineage_app import ingest_endpoint
 
 __all__ = [
     "ENV_SERVE",
@@ -328,26 +328,7 @@ def create_app(
             raise _BadRequest(_error(404, str(exc))) from None
         return Response(json.dumps(detail.to_dict(), default=str), media_type="application/json")
 
-    (receiver,) = lineage_routes(catalog)
-
-    @server.guard(Role.OPERATOR, "lineage.ingest", ingest=True)
-    async def lineage(request: Request, who: Principal) -> Response:
-        response: Response = await receiver.endpoint(request)
-        status = response.status_code
-        try:
-            outcome_body = json.loads(bytes(response.body))
-        except (ValueError, AttributeError):
-            outcome_body = {}
-        await server.audit(
-            who,
-            "lineage.ingest",
-            outcome_of(status),
-            status,
-            LINEAGE_PATH,
-            accepted=outcome_body.get("accepted"),
-            error=outcome_body.get("error"),
-        )
-        return response
+    lineage = ingest_endpoint(server.gate, catalog)
 
     @server.guard(Role.ADMIN, "audit.list", audited=False)
     async def audit(request: Request, _who: Principal) -> Response:

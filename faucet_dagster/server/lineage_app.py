@@ -23,9 +23,9 @@ from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
 from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
 from faucet_dagster.server.auth import ENV_TOKENS, Principal, Role, TokenTable
-from faucet_dagster.server.guard import Guard, http_error_handlers, outcome_of
+from faucet_dagster.server.guard import Endpoint, Guard, http_error_handlers, outcome_of
 
-__all__ = ["check_bind", "create_lineage_app", "is_loopback"]
+__all__ = ["check_bind", "create_lineage_app", "ingest_endpoint", "is_loopback"]
 
 
 def is_loopback(host: str) -> bool:
@@ -49,10 +49,9 @@ def check_bind(host: str, tokens: TokenTable | None) -> None:
         )
 
 
-def create_lineage_app(catalog: Catalog, tokens: TokenTable | None) -> Starlette:
-    """The receiver with ``GET /healthz``; ``tokens`` None or empty: no authentication."""
-    table = tokens if tokens is not None and len(tokens) else None
-    gate = Guard(table, catalog.engine)
+def ingest_endpoint(gate: Guard, catalog: Catalog) -> Endpoint:
+    """``POST /api/v1/lineage`` behind ``gate`` (ingest, operator or admin), each post
+    audited as ``lineage.ingest`` with what the receiver accepted or refused."""
     (receiver,) = lineage_routes(catalog)
 
     @gate.route(Role.OPERATOR, "lineage.ingest", ingest=True)
@@ -73,6 +72,15 @@ def create_lineage_app(catalog: Catalog, tokens: TokenTable | None) -> Starlette
             error=body.get("error"),
         )
         return response
+
+    return lineage
+
+
+def create_lineage_app(catalog: Catalog, tokens: TokenTable | None) -> Starlette:
+    """The receiver with ``GET /healthz``; ``tokens`` None or empty: no authentication."""
+    table = tokens if tokens is not None and len(tokens) else None
+    gate = Guard(table, catalog.engine)
+    lineage = ingest_endpoint(gate, catalog)
 
     async def health(_request: Request) -> Response:
         return JSONResponse({"status": "ok", "catalog": catalog.url})
