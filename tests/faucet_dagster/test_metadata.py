@@ -6,10 +6,11 @@ import re
 from collections.abc import Iterator
 
 import dagster as dg
+import pandas as pd
 import pytest
 
 from faucet_dagster import build_profile_checks
-from faucet_dagster.summary import SPARK_BLOCKS
+from faucet_dagster.summary import MAX_NUMERIC_ENTRIES, SPARK_BLOCKS
 from tests.faucet_dagster.helpers import FEED, evaluation, materialize, orders, orders_frame
 
 DAYS = 4
@@ -116,3 +117,28 @@ def test_summary_is_markdown_with_the_column_table_and_sparklines(drifted):
         assert spark.match(cells[3].strip()), cells[3]
     assert rows["`amount` ⚠"][3].strip().endswith("!")
     assert rows["`region`"][3].strip() == "▁" * DAYS  # a constant 0% series, no finding
+
+
+@dg.asset
+def wide() -> pd.DataFrame:
+    """20 numeric columns: 7 numbers each, 140 in all, over the cap."""
+    return pd.DataFrame({f"c{k:02d}": [float(i * (k + 1)) for i in range(50)] for k in range(20)})
+
+
+def test_a_wide_table_plots_at_most_the_cap_and_names_what_it_left_out(sqlite_url):
+    checks = build_profile_checks([wide])
+    with dg.instance_for_test() as instance:
+        ev = evaluation(materialize([wide, *checks], instance, sqlite_url))
+    plotted = [k for k, v in ev.metadata.items() if isinstance(v, dg.FloatMetadataValue)]
+    assert len(plotted) == 98 <= MAX_NUMERIC_ENTRIES  # 14 whole columns of 7
+    assert {k.split(".")[0] for k in plotted} == {f"c{k:02d}" for k in range(14)}
+    numeric = [
+        k
+        for k, v in ev.metadata.items()
+        if isinstance(v, (dg.FloatMetadataValue, dg.IntMetadataValue))
+    ]
+    assert sorted(set(numeric) - set(plotted)) == ["faucet/finding_count", "faucet/row_count"]
+    assert ev.metadata["faucet/numbers_left_out"] == dg.MetadataValue.text(
+        "6 column(s) not plotted (at most 100 numbers per check, drifted columns first): "
+        "c14, c15, c16, c17, c18, c19"
+    )
