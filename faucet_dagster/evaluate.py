@@ -21,7 +21,13 @@ from faucet_dagster.assets import AssetTarget, baseline_key_of
 from faucet_dagster.check_error import error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
-from faucet_dagster.summary import check_description, column_numbers, markdown_summary
+from faucet_dagster.summary import (
+    MAX_NUMERIC_ENTRIES,
+    check_description,
+    column_numbers,
+    markdown_summary,
+    numbers_left_out,
+)
 
 __all__ = ["CheckOptions", "PartitionBaseline", "evaluate"]
 
@@ -280,17 +286,18 @@ def _result(
         for p, o in outcomes
         for f in o.findings
     ]
+    classified = sorted(name for name, col in prof.columns.items() if col.classified)
+    drifted_columns = {f.column for _, o in outcomes for f in o.findings}
+    # Counts and settings are text: the UI plots every numeric entry as a series.
     metadata: dict[str, Any] = {
         "faucet/status": main.status.value,
-        "faucet/baseline_runs": main.baseline_runs,
-        "faucet/min_history": cfg.min_history,
+        "faucet/baseline_runs": dg.MetadataValue.text(str(main.baseline_runs)),
+        "faucet/min_history": dg.MetadataValue.text(str(cfg.min_history)),
         "faucet/on_drift": cfg.on_drift.value,
         "faucet/finding_count": len(findings),
         "faucet/findings": dg.MetadataValue.json(findings),
         "faucet/row_count": prof.row_count,
-        "faucet/classified": dg.MetadataValue.json(
-            sorted(name for name, col in prof.columns.items() if col.classified)
-        ),
+        "faucet/classified": dg.MetadataValue.json(classified),
         "faucet/baseline_key": str(last.key),
         "summary": dg.MetadataValue.md(
             markdown_summary(prof, last, history, title=opts.target.key.to_user_string())
@@ -304,12 +311,18 @@ def _result(
     partitions = [p for p, _ in outcomes if p is not None]
     if partitions:
         metadata["faucet/partitions"] = dg.MetadataValue.json(partitions)
-    metadata.update(column_numbers(prof))
+    metadata.update(column_numbers(prof, drifted_columns))
+    left_out = numbers_left_out(prof, drifted_columns)
+    if left_out:
+        metadata["faucet/numbers_left_out"] = dg.MetadataValue.text(
+            f"{len(left_out)} column(s) not plotted (at most {MAX_NUMERIC_ENTRIES} numbers per "
+            f"check, drifted columns first): {', '.join(left_out)}"
+        )
     fail = drifted and cfg.on_drift is OnDrift.FAIL
     severity = dg.AssetCheckSeverity.ERROR if fail else dg.AssetCheckSeverity.WARN
     return dg.AssetCheckResult(
         passed=not drifted,
         severity=severity,
-        description=check_description(main, len(outcomes)),
+        description=check_description(main, len(outcomes), classified=classified),
         metadata=metadata,
     )

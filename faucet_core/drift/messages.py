@@ -3,22 +3,28 @@
 Messages lead with ``column.metric:`` and then say what the number is, what the
 baseline was and which limit it crossed, e.g.::
 
-    amount.null_rate: null_rate 0.4000 vs baseline mean 0.0012 — |z| 41.30 exceeds 3 (limit 19.04 for 5 baseline runs, 42 tests)
+    amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 41.3 sigma, above the 19.0 limit: 3 sigma widened for 5 baseline runs and 42 tests
     region.new_value: value "latam" is 12.5% of the run; never among the top values in 6 baseline runs
+
+A series finding names one threshold, the limit in force, and says where it comes from:
+the user's sensitivity widened for a short baseline and for the number of tests in the
+run (see ``docs/drift.md``). Numbers follow :mod:`faucet_core.drift.numfmt`.
 """  # noqa: E501
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from faucet_core.config import DriftMethod
 from faucet_core.drift.band import Band
 from faucet_core.drift.model import DriftMetric, DriftScale
+from faucet_core.drift.numfmt import fmt_number
 
 __all__ = [
     "fmt_number",
+    "fmt_value",
+    "limit_phrase",
     "new_value_message",
     "psi_message",
     "series_message",
@@ -28,19 +34,6 @@ __all__ = [
 
 MAX_VALUE_CHARS = 80
 """A value longer than this (as JSON) is shortened in messages."""
-
-
-def fmt_number(value: float, statistic: str = "") -> str:
-    """A statistic as messages show it: rates with 4 decimals, whole numbers without."""
-    if statistic == "null_rate":
-        return f"{value:.4f}"
-    if not math.isfinite(value):
-        return str(value)
-    if value == round(value) and abs(value) < 1e15:
-        return str(round(value))
-    if abs(value) >= 1e5:
-        return f"{value:.0f}"
-    return f"{value:.6g}"
 
 
 def fmt_value(value: Any) -> str:
@@ -70,31 +63,79 @@ def series_message(
     head = f"{column}.{metric.value}: {statistic} {fmt_number(value, statistic)}"
     center = fmt_number(band.center, statistic)
     runs = _runs(band.runs)
+    left_out = ""
     if band.excluded:
-        runs += f", {band.excluded} outlying run{'' if band.excluded == 1 else 's'} left out"
+        left_out = f"{band.excluded} outlying run{'' if band.excluded == 1 else 's'} left out"
     log = band.scale is DriftScale.LOG
-    method, sensitivity = band.method, band.sensitivity
     if records is not None:
-        versus = f"vs {center} expected for {records} non-null records"
+        versus = f"vs {center} expected for {fmt_number(records)} non-null records"
     elif band.constant:
         versus = f"vs constant baseline {center}"
-    elif method is DriftMethod.IQR:
+    elif band.method is DriftMethod.IQR:
         versus = f"vs baseline median {center}"
     else:
         versus = f"vs baseline {'geometric mean' if log else 'mean'} {center}"
     if band.constant:
         change = fmt_number(abs(value - band.center), statistic)
         floor = fmt_number(band.floor, statistic)
-        return f"{head} {versus} — change {change} exceeds the floor {floor} ({runs})"
-    context = f"limit {band.limit:.2f} for {runs}, {tests} test{'' if tests == 1 else 's'}"
-    if log:
-        context += ", ratios"
+        where = runs + (f", {left_out}" if left_out else "")
+        return f"{head} {versus} — change {change}, above the floor {floor} ({where})"
+    phrase = limit_phrase(
+        band.method,
+        score=band.score,
+        limit=band.limit,
+        sensitivity=band.sensitivity,
+        runs=band.runs,
+        tests=tests,
+        extreme=statistic in EXTREME_STATISTICS,
+        ratios=log,
+    )
+    return f"{head} {versus} — {phrase}" + (f" ({left_out})" if left_out else "")
+
+
+EXTREME_STATISTICS = frozenset({"min", "max", "len_min", "len_max"})
+"""Statistics that are a run's extreme: their limit is also widened for the longer tail."""
+
+
+def _pair(score: float, limit: float) -> tuple[str, str]:
+    """Score and limit with one decimal, more when one decimal would print them equal."""
+    for digits in range(1, 5):
+        a, b = f"{score:.{digits}f}", f"{limit:.{digits}f}"
+        if a != b:
+            return a, b
+    return a, b
+
+
+def limit_phrase(
+    method: DriftMethod,
+    *,
+    score: float,
+    limit: float,
+    sensitivity: float,
+    runs: int,
+    tests: int,
+    extreme: bool = False,
+    ratios: bool = False,
+) -> str:
+    """How far a series statistic is and the one limit it crossed, with where the limit
+    comes from, e.g. ``15.5 sigma, above the 6.7 limit: 3 sigma widened for 10 baseline
+    runs and 22 tests``."""
+    shown, bound = _pair(score, limit)
     if method is DriftMethod.IQR:
-        return (
-            f"{head} {versus} — {band.score:.2f} IQR beyond the quartiles exceeds "
-            f"{sensitivity:g} ({context})"
-        )
-    return f"{head} {versus} — |z| {band.score:.2f} exceeds {sensitivity:g} ({context})"
+        distance = f"{shown} IQR beyond the quartiles"
+        base = f"the {fmt_number(sensitivity)} IQR fence"
+    else:
+        distance = f"{shown} sigma" + (" on the ratio scale" if ratios else "")
+        base = f"{fmt_number(sensitivity)} sigma"
+    if method is DriftMethod.IQR and ratios:
+        distance += " on the ratio scale"
+    reasons = [_runs(runs), f"{tests} test{'' if tests == 1 else 's'}"]
+    if extreme:
+        reasons.append("an extreme's longer tail")
+    why = ", ".join(reasons[:-1]) + " and " + reasons[-1]
+    if f"{limit:.4f}" == f"{sensitivity:.4f}":
+        return f"{distance}, above the {bound} limit ({base}; {why})"
+    return f"{distance}, above the {bound} limit: {base} widened for {why}"
 
 
 def type_mix_message(column: str, json_type: str, share: float, most: float, runs: int) -> str:

@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faucet_core.drift.messages import fmt_number, fmt_value
+from faucet_core.drift.messages import fmt_value
 from faucet_core.drift.model import DriftMetric, DriftScale, DriftTest
+from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.notify.model import WITHHELD, DriftNotification, NotifiedFinding, Severity
 
 __all__ = [
@@ -134,7 +135,7 @@ def _num(value: float | None, statistic: str = "") -> str:
 
 
 def _share(value: float | None) -> str:
-    return "–" if value is None or math.isnan(value) else f"{value:.1%}"
+    return "–" if value is None or math.isnan(value) else fmt_rate(value)
 
 
 def _center(f: NotifiedFinding) -> str:

@@ -15,6 +15,7 @@ from faucet_core.catalog import (
     Edge,
 )
 from faucet_core.catalog.model import merged_inputs
+from faucet_core.drift.numfmt import fmt_rate
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
 from faucet_dagster.cli.common import add_location_args, location_of
@@ -159,9 +160,11 @@ def _profile_lines(detail: DatasetDetail) -> list[str]:
     history = detail.profiles
     lines.append(f"    history: {len(history)} run(s)")
     for name, col in latest.profile.columns.items():
-        rates = [p.profile.columns[name].null_rate for p in history if name in p.profile.columns]
-        marks = [p.status == "drifted" for p in history if name in p.profile.columns]
-        lines.append(f"    {name}: null {col.null_rate:.1%} trend {sparkline(rates, marks)}")
+        seen = [p for p in history if name in p.profile.columns]
+        rates = [p.profile.columns[name].null_rate for p in seen]
+        # Marked only for this column's own findings, as in the check's summary.
+        marks = [any(f.get("column") == name for f in p.findings) for p in seen]
+        lines.append(f"    {name}: null {fmt_rate(col.null_rate)} trend {sparkline(rates, marks)}")
     return lines
 
 

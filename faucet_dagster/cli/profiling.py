@@ -12,7 +12,7 @@ from faucet_core.errors import ConfigError
 from faucet_core.store import BaselineKey, ProfileRun, ProfileStore, SkippedRun
 from faucet_dagster.cli.common import location_of, open_store
 from faucet_dagster.cli.render import render_column
-from faucet_dagster.summary import sparkline
+from faucet_dagster.summary import drift_marks, sparkline
 
 __all__ = ["cmd_reset", "cmd_show"]
 
@@ -54,7 +54,7 @@ def render_key(key: BaselineKey, runs: list[ProfileRun], *, full: bool) -> str:
         if full:
             seen = [r for r in runs if col.name in r.profile.columns]
             rates = [r.profile.columns[col.name].null_rate for r in seen]
-            marks = [any(f.column == col.name for f in r.findings) for r in seen]
+            marks = drift_marks(col.name, (r.findings for r in seen))
             lines.append(f"        null-rate trend {sparkline(rates, marks)}")
     return "\n".join(lines)
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 
+from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.profile import ColumnProfile, TableProfile
 
 __all__ = ["render_column", "render_profile"]
 
 
 def _num(value: float) -> str:
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}".replace(",", " ")
-    return f"{value:.4g}"
+    return fmt_number(value)
 
 
 def _value(value: object) -> str:
@@ -22,11 +21,12 @@ def _value(value: object) -> str:
 
 
 def render_column(col: ColumnProfile, *, full: bool = False) -> str:
-    types = " ".join(f"{t}:{n}" for t, n in col.types.items() if t != "null")
+    types = " ".join(f"{t}:{_num(n)}" for t, n in col.types.items() if t != "null")
+    distinct = max(0, min(col.distinct, col.row_count - col.null_count))  # a sketch overshoots
     parts = [
         f"  {col.name}",
-        f"null {col.null_rate:.1%}",
-        f"distinct {_num(col.distinct)}",
+        f"null {fmt_rate(col.null_rate)}",
+        f"distinct {_num(distinct)}",
         f"[{types}]" if types else "[]",
     ]
     if col.numeric is not None:
@@ -37,11 +37,11 @@ def render_column(col: ColumnProfile, *, full: bool = False) -> str:
         parts.append(f"p50 {_num(n.p50)} p95 {_num(n.p95)}")
     if col.string is not None:
         s = col.string
-        parts.append(f"len {s.len_min}..{s.len_max} (mean {s.len_mean:.1f})")
+        parts.append(f"len {_num(s.len_min)}..{_num(s.len_max)} (mean {_num(s.len_mean)})")
     line = " ".join(parts)
     if col.top_values:
         shown = col.top_values if full else col.top_values[:4]
-        line += "\n      top " + ", ".join(f"{_value(t.value)} {t.share:.1%}" for t in shown)
+        line += "\n      top " + ", ".join(f"{_value(t.value)} {fmt_rate(t.share)}" for t in shown)
     elif col.classified:
         line += f"\n      values withheld (classified: {', '.join(col.classified)})"
     elif col.high_cardinality:

@@ -36,20 +36,23 @@ def _warm_up(
 
 
 RESET_HINT = (
-    "this run is kept out of the baseline (on_drift: fail), so the change fails again until "
+    " This run stays out of the baseline (on_drift: fail), so the change fails again until "
     "accepted; if it is intended, re-baseline: faucet profiling reset --select orders"
 )
 
 
 def _description_matches_findings(
-    ev: dg.AssetCheckEvaluation, baseline_runs: int, *, failing: bool = False
+    ev: dg.AssetCheckEvaluation, rate: str, high: str, *, failing: bool = False
 ) -> None:
-    findings = meta(ev, "faucet/findings")
-    assert ev.description is not None
-    lines = ev.description.splitlines()
-    assert lines[0] == f"drift: {len(findings)} finding(s) against {baseline_runs} run(s)"
-    expected = [f"! {f['message']}" for f in findings] + ([RESET_HINT] if failing else [])
-    assert lines[1:] == expected
+    """One line (the UI shows the description on one line), a short clause per finding;
+    the full message stays in the findings metadata."""
+    (finding,) = meta(ev, "faucet/findings")
+    assert finding["message"].startswith(f"amount.null_rate: null_rate {rate} vs baseline mean ")
+    assert ev.description == (
+        f"Drift in 1 column against 3 baseline runs: amount null rate {rate} (expected at "
+        f"most {high})." + (RESET_HINT if failing else "")
+    )
+    assert "\n" not in ev.description
 
 
 def test_warming_then_stable(instance, feed, sqlite_url):
@@ -66,7 +69,7 @@ def test_warming_then_stable(instance, feed, sqlite_url):
         )
         assert meta(ev, "faucet/status") == "warming"
         assert meta(ev, "faucet/warming") == f"warming up: {day} of 3 run(s)"
-        assert meta(ev, "faucet/baseline_runs") == day
+        assert meta(ev, "faucet/baseline_runs") == str(day)
         assert meta(ev, "faucet/findings") == []
     for day in (3, 4):
         feed.day = day
@@ -98,7 +101,7 @@ def test_drift_warns_and_the_run_succeeds(instance, feed, sqlite_url, on_drift):
     assert meta(ev, "faucet/on_drift") == on_drift
     assert "amount.null_rate" in finding_keys(ev)
     assert meta(ev, "faucet/finding_count") == len(finding_keys(ev))
-    _description_matches_findings(ev, baseline_runs=3)
+    _description_matches_findings(ev, "50.7%", "26.5%")
     assert materialized(result) == ["orders", "report"]
     with ProfileStore(sqlite_url) as store:
         assert store.baseline_depth("orders") == 4  # a warned drift joins the baseline
@@ -116,7 +119,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert (ev.passed, ev.severity, ev.blocking) == (False, dg.AssetCheckSeverity.ERROR, True)
     assert "amount.null_rate" in finding_keys(ev)
     assert "1 blocking asset check failed with ERROR severity" in "\n".join(failures(result))
-    _description_matches_findings(ev, baseline_runs=3, failing=True)
+    _description_matches_findings(ev, "50.7%", "26.5%", failing=True)
     # The data stays written; the downstream asset of the same run is not materialized.
     assert materialized(result) == ["orders"]
     latest = instance.get_latest_materialization_event(dg.AssetKey("orders"))
@@ -135,7 +138,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert not again.success
     ev = evaluation(again)
     assert (ev.passed, ev.severity) == (False, dg.AssetCheckSeverity.ERROR)
-    _description_matches_findings(ev, baseline_runs=3, failing=True)
+    _description_matches_findings(ev, "47.2%", "26.5%", failing=True)
     assert materialized(again) == ["orders"]
 
     # A normal day passes against the clean baseline, and the downstream runs again.

@@ -6,10 +6,11 @@ import re
 from collections.abc import Iterator
 
 import dagster as dg
+import pandas as pd
 import pytest
 
 from faucet_dagster import build_profile_checks
-from faucet_dagster.summary import SPARK_BLOCKS
+from faucet_dagster.summary import MAX_NUMERIC_ENTRIES, SPARK_BLOCKS
 from tests.faucet_dagster.helpers import FEED, evaluation, materialize, orders, orders_frame
 
 DAYS = 4
@@ -40,9 +41,14 @@ def test_per_column_numbers_are_float_metadata(drifted):
         "amount.null_rate": round(float(frame["amount"].isna().mean()), 6),
         "amount.distinct": float(frame["amount"].nunique()),
         "amount.mean": float(frame["amount"].mean()),
+        "amount.min": float(frame["amount"].min()),
+        "amount.max": float(frame["amount"].max()),
+        "amount.p50": float(frame["amount"].median()),
+        "amount.p95": float(frame["amount"].quantile(0.95)),
         "region.null_rate": 0.0,
         "region.distinct": 3.0,
         "region.len_mean": round(float(frame["region"].str.len().mean()), 4),
+        "region.len_max": float(frame["region"].str.len().max()),
     }
     numbers = {k: v for k, v in drifted.metadata.items() if "." in k and "/" not in k}
     assert sorted(numbers) == sorted(expected)
@@ -53,15 +59,23 @@ def test_per_column_numbers_are_float_metadata(drifted):
     assert numbers["region.distinct"].value == 3.0
     assert numbers["region.len_mean"].value == expected["region.len_mean"]
     assert numbers["amount.mean"].value == pytest.approx(expected["amount.mean"], rel=1e-9)
+    assert numbers["amount.min"].value == expected["amount.min"]
+    assert numbers["amount.max"].value == expected["amount.max"]
+    assert numbers["region.len_max"].value == expected["region.len_max"]
+    # percentiles are sketch estimates
+    for key in ("amount.p50", "amount.p95"):
+        assert numbers[key].value == pytest.approx(expected[key], rel=0.02), key
+    assert "faucet/numbers_left_out" not in drifted.metadata  # 2 columns are far below the cap
     # distinct counts are sketch estimates: exact at this size
     assert numbers["amount.distinct"].value == pytest.approx(expected["amount.distinct"], rel=0.02)
 
 
-def test_status_numbers_are_int_and_text_metadata(drifted):
+def test_settings_and_counts_are_text_and_only_measures_are_numbers(drifted):
+    """The UI plots every numeric entry as a series: a setting or a baseline depth is text."""
     md = drifted.metadata
     assert md["faucet/status"] == dg.MetadataValue.text("drifted")
-    assert md["faucet/baseline_runs"] == dg.MetadataValue.int(DAYS - 1)
-    assert md["faucet/min_history"] == dg.MetadataValue.int(MIN_HISTORY)
+    assert md["faucet/baseline_runs"] == dg.MetadataValue.text(str(DAYS - 1))
+    assert md["faucet/min_history"] == dg.MetadataValue.text(str(MIN_HISTORY))
     assert md["faucet/on_drift"] == dg.MetadataValue.text("warn")
     assert md["faucet/row_count"] == dg.MetadataValue.int(400)
     assert md["faucet/baseline_key"] == dg.MetadataValue.text("orders")
@@ -86,7 +100,7 @@ def test_summary_is_markdown_with_the_column_table_and_sparklines(drifted):
     assert lines[0] == "### orders"
     finding_count = drifted.metadata["faucet/finding_count"].value
     assert lines[2] == (
-        f"**drifted**: drift: {finding_count} finding(s) against {DAYS - 1} run(s); "
+        f"**drifted**: Drift in {finding_count} column against {DAYS - 1} baseline runs; "
         "400 row(s), 2 column(s)"
     )
     assert "**Findings**" in lines
@@ -103,3 +117,28 @@ def test_summary_is_markdown_with_the_column_table_and_sparklines(drifted):
         assert spark.match(cells[3].strip()), cells[3]
     assert rows["`amount` ⚠"][3].strip().endswith("!")
     assert rows["`region`"][3].strip() == "▁" * DAYS  # a constant 0% series, no finding
+
+
+@dg.asset
+def wide() -> pd.DataFrame:
+    """20 numeric columns: 7 numbers each, 140 in all, over the cap."""
+    return pd.DataFrame({f"c{k:02d}": [float(i * (k + 1)) for i in range(50)] for k in range(20)})
+
+
+def test_a_wide_table_plots_at_most_the_cap_and_names_what_it_left_out(sqlite_url):
+    checks = build_profile_checks([wide])
+    with dg.instance_for_test() as instance:
+        ev = evaluation(materialize([wide, *checks], instance, sqlite_url))
+    plotted = [k for k, v in ev.metadata.items() if isinstance(v, dg.FloatMetadataValue)]
+    assert len(plotted) == 98 <= MAX_NUMERIC_ENTRIES  # 14 whole columns of 7
+    assert {k.split(".")[0] for k in plotted} == {f"c{k:02d}" for k in range(14)}
+    numeric = [
+        k
+        for k, v in ev.metadata.items()
+        if isinstance(v, (dg.FloatMetadataValue, dg.IntMetadataValue))
+    ]
+    assert sorted(set(numeric) - set(plotted)) == ["faucet/finding_count", "faucet/row_count"]
+    assert ev.metadata["faucet/numbers_left_out"] == dg.MetadataValue.text(
+        "6 column(s) not plotted (at most 100 numbers per check, drifted columns first): "
+        "c14, c15, c16, c17, c18, c19"
+    )

@@ -157,7 +157,8 @@ def _assert_check_executions_carry_severity_and_typed_metadata(webserver: str) -
     assert [e["status"] for e in executions] == ["FAILED"] + ["SUCCEEDED"] * (DAYS - 1)
     latest = executions[0]["evaluation"]
     assert (latest["severity"], latest["success"]) == ("WARN", False)
-    assert latest["description"].startswith("drift: ")
+    assert latest["description"].startswith("Drift in 1 column against 3 baseline runs: amount ")
+    assert "\n" not in latest["description"]
     entries = {e["label"]: e for e in latest["metadataEntries"]}
 
     null_rate = entries["amount.null_rate"]
@@ -175,7 +176,8 @@ def _assert_check_executions_carry_severity_and_typed_metadata(webserver: str) -
         "label": "faucet/status",
         "text": "drifted",
     }
-    assert entries["faucet/baseline_runs"]["intValue"] == DAYS - 1
+    assert entries["faucet/baseline_runs"]["__typename"] == "TextMetadataEntry"
+    assert entries["faucet/baseline_runs"]["text"] == str(DAYS - 1)
 
     first = executions[-1]["evaluation"]
     assert (first["severity"], first["success"]) == ("WARN", True)

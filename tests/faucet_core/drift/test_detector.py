@@ -99,8 +99,8 @@ def test_iqr_on_a_short_baseline_judges_like_zscore() -> None:
     (finding,) = detect(_nulls(0.5), BASE[:5], method="iqr")
     assert finding.test is DriftTest.ZSCORE
     assert finding.sensitivity == pytest.approx(2.698, abs=1e-3)
-    assert "|z|" in finding.message
-    assert "exceeds 2.69796" in finding.message
+    assert " sigma, above the " in finding.message
+    assert ": 2.698 sigma widened for 5 baseline runs" in finding.message
     (finding,) = detect(_nulls(0.5), BASE[:6], method="iqr")
     assert finding.test is DriftTest.IQR
     assert finding.sensitivity == 1.5

@@ -125,8 +125,8 @@ def test_constant_baseline_message() -> None:
     baseline = [_null_rate(0.0)] * 6
     (finding,) = detect(_null_rate(0.05), baseline)
     assert finding.message == (
-        "c.null_rate: null_rate 0.0500 vs constant baseline 0.0000 — change 0.0500 exceeds "
-        "the floor 0.0100 (6 baseline runs)"
+        "c.null_rate: null_rate 5.0% vs constant baseline 0.0% — change 5.0%, above the "
+        "floor 1.0% (6 baseline runs)"
     )
 
 
@@ -155,8 +155,8 @@ def test_the_exact_zscore_message() -> None:
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline)
     assert finding.message == (
-        "amount.null_rate: null_rate 0.4000 vs baseline mean 0.0012 — |z| 2229.36 exceeds 3 "
-        "(limit 6.95 for 6 baseline runs, 2 tests)"
+        "amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 2229.4 sigma, above the "
+        "6.9 limit: 3 sigma widened for 6 baseline runs and 2 tests"
     )
     assert finding.baseline_center == pytest.approx(0.0012)
     assert finding.baseline_spread == pytest.approx(0.000178885, rel=1e-5)
@@ -170,8 +170,9 @@ def test_the_exact_iqr_message() -> None:
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline, method="iqr")
     assert finding.message == (
-        "amount.null_rate: null_rate 0.4000 vs baseline median 0.0012 — 1594.70 IQR beyond the "
-        "quartiles exceeds 1.5 (limit 4.39 for 8 baseline runs, 2 tests)"
+        "amount.null_rate: null_rate 40.0% vs baseline median 0.12% — 1594.7 IQR beyond the "
+        "quartiles, above the 4.4 limit: the 1.5 IQR fence widened for 8 baseline runs and 2 "
+        "tests"
     )
     # quartiles 0.001075 and 0.001325: (0.4 - 0.001325) / 0.00025
     assert finding.baseline_spread == pytest.approx(0.00025)
@@ -238,8 +239,9 @@ def test_high_cardinality_distinct_follows_the_volume() -> None:
     assert finding.baseline_center == pytest.approx(6000, rel=0.01)
     assert finding.scale is DriftScale.LOG
     assert finding.message == (
-        "customer_id.distinct: distinct 25 vs 5999.44 expected for 10000 non-null records — "
-        "|z| 367.61 exceeds 3 (limit 8.47 for 6 baseline runs, 5 tests, ratios)"
+        "customer_id.distinct: distinct 25 vs 5,999.4 expected for 10,000 non-null records — "
+        "367.6 sigma on the ratio scale, above the 8.5 limit: 3 sigma widened for 6 baseline "
+        "runs and 5 tests"
     )
 
 

@@ -70,7 +70,7 @@ def test_show_prints_latest_profile_and_drift(store_file: str, capsys) -> None: 
     code, out, _ = _run(["profiling", "show", "--store", store_file], capsys)
     assert code == 0
     _expect("show.txt", out)
-    assert "! amount.null_rate: null_rate 0.4000" in out
+    assert "! amount.null_rate: null_rate 40.0%" in out
 
 
 def test_show_full_has_trends(store_file: str, capsys) -> None:  # type: ignore[no-untyped-def]
