@@ -6,16 +6,16 @@ error text. Its severity follows ``on_drift``: WARN for ``warn`` and ``notify`` 
 succeeds), ERROR for ``fail`` (the check is blocking, so the run fails and its downstream
 assets do not materialize).
 
-Each such evaluation also adds one to ``faucet_check_errors_total{asset, severity}`` in the
+Each such evaluation also adds one to ``faucet_check_errors_total{asset, on_drift}`` in the
 store, best-effort (:func:`count_error`): when the store itself is the fault the count is
 lost, and the shipped stalled-baseline alert covers that case.
 """
 
 from __future__ import annotations
 
-import dagster as dg
-
 from typing import Any
+
+import dagster as dg
 
 from faucet_core.config import OnDrift, ProfilingConfig
 from faucet_core.store.metrics import count_check_error
@@ -42,7 +42,7 @@ def count_error(
     try:
         resource: Any = getattr(context.resources, resource_key)
         store = resource.get_store()
-        count_check_error(store, asset, _severity(config).value.lower())
+        count_check_error(store, asset, config.on_drift.value)
     except Exception as exc:  # best-effort: the check's own error is what the user sees
         reason = redact(f"{type(exc).__name__}: {exc}")
         context.log.debug(f"faucet: the check error of {asset} was not counted ({reason})")

@@ -12,8 +12,8 @@ faucet_profile_drift_total         asset, row, column,       one per finding
 faucet_profile_runs_total          asset, row, outcome       stable | drifted | warming
 faucet_profile_columns             asset, row                columns profiled in the latest run
 faucet_profile_baseline_runs       asset, row                runs in the baseline now
-faucet_check_errors_total          asset, severity           profile checks that could not
-                                                             profile or record (warn | error)
+faucet_check_errors_total          asset, on_drift           profile checks that could not
+                                                             profile or record
 =================================  ========================  =================================
 
 ``row`` is the partition of a per-partition baseline, empty otherwise.
@@ -67,15 +67,15 @@ class StoreCollector:
             yield family
 
 
-def count_check_error(store: ProfileStore, asset: str, severity: str) -> None:
-    """Add one to ``faucet_check_errors_total{asset, severity}`` in its own transaction.
+def count_check_error(store: ProfileStore, asset: str, on_drift: str) -> None:
+    """Add one to ``faucet_check_errors_total{asset, on_drift}`` in its own transaction.
 
     Raises :class:`~faucet_core.errors.StoreError` when the store cannot take the write;
     callers that count best-effort catch it."""
     from faucet_core.store.counters import add_counters
 
     with store._transaction(f"cannot count a check error of {asset} in {store.url}") as conn:
-        add_counters(conn, [(CHECK_ERRORS, {"asset": asset, "severity": severity}, 1.0)])
+        add_counters(conn, [(CHECK_ERRORS, {"asset": asset, "on_drift": on_drift}, 1.0)])
 
 
 def exposition(store: ProfileStore) -> bytes:

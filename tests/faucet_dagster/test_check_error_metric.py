@@ -23,13 +23,13 @@ def _broken(_context: Any) -> Any:
 def _errors(url: str) -> dict[tuple[str, str], float]:
     with ProfileStore(url) as store:
         return {
-            (labels["asset"], labels["severity"]): value
+            (labels["asset"], labels["on_drift"]): value
             for name, labels, value in store.metrics()
             if name == CHECK_ERRORS
         }
 
 
-def test_each_check_error_adds_one_per_asset_and_severity(instance, feed, sqlite_url):
+def test_each_check_error_adds_one_per_asset_and_on_drift(instance, feed, sqlite_url):
     warn = build_profile_checks([orders], loader=_broken)
     for _ in range(2):
         result = materialize([orders, *warn], instance, sqlite_url)
@@ -41,14 +41,14 @@ def test_each_check_error_adds_one_per_asset_and_severity(instance, feed, sqlite
     fail = build_profile_checks([orders], config={"on_drift": "fail"}, loader=_broken)
     result = materialize([orders, report, *fail], instance, sqlite_url)
     assert not result.success
-    assert _errors(sqlite_url) == {("orders", "warn"): 2.0, ("orders", "error"): 1.0}
+    assert _errors(sqlite_url) == {("orders", "warn"): 2.0, ("orders", "fail"): 1.0}
 
     with ProfileStore(sqlite_url) as store:
         text = exposition(store).decode()
-        assert "# TYPE faucet_check_errors_total counter" in text
-    assert 'faucet_check_errors_total{asset="orders",severity="warn"} 2.0' in text
-    assert 'faucet_check_errors_total{asset="orders",severity="error"} 1.0' in text
-    assert store.keys() == []  # counting an error records no baseline
+        assert store.keys() == []  # counting an error records no baseline
+    assert "# TYPE faucet_check_errors_total counter" in text
+    assert 'faucet_check_errors_total{asset="orders",on_drift="warn"} 2.0' in text
+    assert 'faucet_check_errors_total{asset="orders",on_drift="fail"} 1.0' in text
 
 
 def test_a_good_run_counts_no_error(instance, feed, sqlite_url):
