@@ -17,7 +17,7 @@ from faucet_core.catalog import (
 from faucet_core.catalog.model import merged_inputs
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
-from faucet_dagster.cli.common import add_location_args, location_of
+from faucet_dagster.cli.common import add_location_args, announce_new_store, location_of
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.summary import sparkline
 
@@ -27,16 +27,22 @@ __all__ = ["add_catalog_parser", "open_catalog"]
 def open_catalog(args: argparse.Namespace, location: CodeLocation | None = None) -> Catalog:
     """The catalog of ``--store``, else the location's FaucetResource (its ``catalog:``
     url, else its store), else ``FAUCET_STORE_URL`` / the default SQLite file."""
+    url = _catalog_url(args, location)
+    announce_new_store(url)
+    return Catalog(url)
+
+
+def _catalog_url(args: argparse.Namespace, location: CodeLocation | None) -> str:
     if getattr(args, "store", None):
-        return Catalog(args.store)
+        return str(args.store)
     location = location or location_of(args)
     if location is None:
-        return Catalog(default_store_url())
+        return default_store_url()
     resource = (location.defs.resources or {}).get("faucet")
     config = getattr(resource, "catalog_config", None)
     if config is not None and config().url:
-        return Catalog(config().url)
-    return Catalog(location.store_url())
+        return str(config().url)
+    return location.store_url()
 
 
 def _ts(value: Any) -> str:
