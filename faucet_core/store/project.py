@@ -86,8 +86,10 @@ def _anchored(url: str, path: Path) -> str:
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
+        # An unparsed URL's credentials cannot be found reliably: show only what follows '@'.
+        shown = f"***@{url.rsplit('@', 1)[1]}" if "@" in url else redact(url)
         raise ConfigError(
-            f"{path}: store_url {redact(url)!r} is not a SQLAlchemy URL; write e.g. "
+            f"{path}: store_url {shown!r} is not a SQLAlchemy URL; write e.g. "
             "sqlite:///.dagster_home/faucet.db or postgresql+psycopg://user@host:5432/db"
         ) from None
     database = parsed.database
