@@ -24,11 +24,16 @@ from faucet_dagster.summary import sparkline
 __all__ = ["add_catalog_parser", "open_catalog"]
 
 
-def open_catalog(args: argparse.Namespace, location: CodeLocation | None = None) -> Catalog:
+def open_catalog(
+    args: argparse.Namespace, location: CodeLocation | None = None, *, writes: bool = False
+) -> Catalog:
     """The catalog of ``--store``, else the location's FaucetResource (its ``catalog:``
-    url, else its store), else ``FAUCET_STORE_URL`` / the default SQLite file."""
+    url, else its store), else ``FAUCET_STORE_URL`` / the default SQLite file. A command
+    that only reads says on stderr when the store does not exist yet; one that ``writes``
+    (sync, annotate, lineage ingest) creates it on purpose."""
     url = _catalog_url(args, location)
-    announce_new_store(url)
+    if not writes:
+        announce_new_store(url)
     return Catalog(url)
 
 
@@ -57,7 +62,7 @@ def _cmd_sync(args: argparse.Namespace) -> int:
         raise ConfigError("faucet catalog sync needs a code location: -m MODULE or -f FILE")
     resource: Any = (location.defs.resources or {}).get("faucet")
     config = resource.catalog_config() if hasattr(resource, "catalog_config") else None
-    with open_catalog(args, location) as catalog:
+    with open_catalog(args, location, writes=True) as catalog:
         result = sync_definitions(catalog, location.defs, config=config)
         if args.json:
             print(
@@ -217,7 +222,7 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
             "--clear-owners drops every annotated owner: it cannot be combined with --owner "
             "or --remove-owner"
         )
-    with open_catalog(args) as catalog:
+    with open_catalog(args, writes=True) as catalog:
         detail = catalog.annotate(
             args.dataset,
             owners=args.owner,
