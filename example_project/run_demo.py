@@ -13,8 +13,9 @@ demo's store, found through ``faucet.toml``, and the commands to explore further
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import logging
 import os
 import shutil
 import subprocess
@@ -135,8 +136,9 @@ def _run_outcome(instance: Any, before: int) -> tuple[bool | None, str]:
 def _tick(sensor: Any, instance: Any, defs: Any, cursor: str | None) -> tuple[str | None, str]:
     import dagster as dg
 
-    context = dg.build_sensor_context(instance=instance, definitions=defs, cursor=cursor)
-    result = sensor(context)
+    with contextlib.redirect_stderr(io.StringIO()):  # the tick's own log; its summary is returned
+        context = dg.build_sensor_context(instance=instance, definitions=defs, cursor=cursor)
+        result = sensor(context)
     reason = result.skip_reason
     return result.cursor, str(getattr(reason, "skip_message", None) or "")
 
@@ -184,8 +186,6 @@ def main() -> int:
     import dagster as dg
 
     from faucet_dagster.location import load_code_location
-
-    logging.getLogger("dagster").setLevel(logging.WARNING)  # the sensor's tick log: shown below
 
     defs = load_code_location(MODULE).defs
     (sensor,) = [s for s in defs.sensors or [] if getattr(s, "name", None) == SENSOR]
