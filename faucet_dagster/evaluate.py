@@ -18,7 +18,7 @@ from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_core.store.redact import redact
 from faucet_dagster.assets import AssetTarget, baseline_key_of
-from faucet_dagster.check_error import error_result
+from faucet_dagster.check_error import count_error, error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
 from faucet_dagster.summary import (
@@ -212,6 +212,8 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
     except Exception as exc:  # an unforeseen fault must not crash the pipeline it watches
         text = f"faucet could not check {opts.target.key.to_user_string()}: {_reason(exc)}"
         context.log.debug("faucet: the check's error, in full:\n" + redact(traceback.format_exc()))
+    # -- faucet_check_errors_total (issue 15): counted best-effort, never raises.
+    count_error(context, opts.resource_key, baseline_key_of(opts.target.key), opts.config)
     return error_result(opts.config, redact(text))
 
 

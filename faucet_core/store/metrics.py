@@ -12,9 +12,15 @@ faucet_profile_drift_total         asset, row, column,       one per finding
 faucet_profile_runs_total          asset, row, outcome       stable | drifted | warming
 faucet_profile_columns             asset, row                columns profiled in the latest run
 faucet_profile_baseline_runs       asset, row                runs in the baseline now
+faucet_check_errors_total          asset, on_drift           profile checks that could not
+                                                             profile or record
 =================================  ========================  =================================
 
 ``row`` is the partition of a per-partition baseline, empty otherwise.
+
+A check error is counted best-effort, in the store: a check that could not reach the store
+cannot count its own error there. The stalled-baseline alert of the shipped rules (no run
+recorded for a day) covers that case; see ``faucet_core.monitoring``.
 """
 
 from __future__ import annotations
@@ -24,13 +30,16 @@ from typing import Any
 
 from faucet_core.store.profiles import ProfileStore
 
-__all__ = ["METRICS", "StoreCollector", "exposition"]
+__all__ = ["CHECK_ERRORS", "METRICS", "StoreCollector", "count_check_error", "exposition"]
+
+CHECK_ERRORS = "faucet_check_errors_total"
 
 METRICS: dict[str, tuple[str, str]] = {
     "faucet_profile_drift_total": ("counter", "Drift findings, one per column and metric."),
     "faucet_profile_runs_total": ("counter", "Profiled runs by outcome."),
     "faucet_profile_columns": ("gauge", "Columns profiled in the latest run."),
     "faucet_profile_baseline_runs": ("gauge", "Runs currently in the baseline."),
+    CHECK_ERRORS: ("counter", "Profile checks that could not profile or record."),
 }
 
 
@@ -56,6 +65,17 @@ class StoreCollector:
             for labels, value in mine:
                 family.add_metric([labels.get(k, "") for k in label_names], value)
             yield family
+
+
+def count_check_error(store: ProfileStore, asset: str, on_drift: str) -> None:
+    """Add one to ``faucet_check_errors_total{asset, on_drift}`` in its own transaction.
+
+    Raises :class:`~faucet_core.errors.StoreError` when the store cannot take the write;
+    callers that count best-effort catch it."""
+    from faucet_core.store.counters import add_counters
+
+    with store._transaction(f"cannot count a check error of {asset} in {store.url}") as conn:
+        add_counters(conn, [(CHECK_ERRORS, {"asset": asset, "on_drift": on_drift}, 1.0)])
 
 
 def exposition(store: ProfileStore) -> bytes:

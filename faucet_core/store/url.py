@@ -1,4 +1,6 @@
-"""Where the store lives: ``FAUCET_STORE_URL`` wins, else an embedded SQLite file.
+"""Where the store lives: ``FAUCET_STORE_URL`` wins, then the ``store_url`` of the nearest
+``faucet.toml`` (working directory or a parent, see :mod:`faucet_core.store.project`), else an
+embedded SQLite file.
 
 Default place of the SQLite file, first match wins:
 
@@ -53,10 +55,16 @@ def default_sqlite_path() -> Path:
 
 
 def default_store_url() -> str:
-    """``FAUCET_STORE_URL`` if set, else the default SQLite file."""
+    """``FAUCET_STORE_URL`` if set, else the ``store_url`` of the nearest ``faucet.toml``
+    (:mod:`faucet_core.store.project`), else the default SQLite file."""
     configured = os.environ.get(ENV_VAR, "").strip()
     if configured:
         return configured
+    from faucet_core.store.project import find_project_store
+
+    project = find_project_store()
+    if project is not None:
+        return project.url
     return f"sqlite:///{default_sqlite_path()}"
 
 

@@ -18,26 +18,37 @@ from faucet_core.catalog.model import merged_inputs
 from faucet_core.drift.numfmt import fmt_rate
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
-from faucet_dagster.cli.common import add_location_args, location_of
+from faucet_dagster.cli.common import add_location_args, announce_new_store, location_of
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.summary import sparkline
 
 __all__ = ["add_catalog_parser", "open_catalog"]
 
 
-def open_catalog(args: argparse.Namespace, location: CodeLocation | None = None) -> Catalog:
+def open_catalog(
+    args: argparse.Namespace, location: CodeLocation | None = None, *, writes: bool = False
+) -> Catalog:
     """The catalog of ``--store``, else the location's FaucetResource (its ``catalog:``
-    url, else its store), else ``FAUCET_STORE_URL`` / the default SQLite file."""
+    url, else its store), else ``FAUCET_STORE_URL`` / the default SQLite file. A command
+    that only reads says on stderr when the store does not exist yet; one that ``writes``
+    (sync, annotate, lineage ingest) creates it on purpose."""
+    url = _catalog_url(args, location)
+    if not writes:
+        announce_new_store(url)
+    return Catalog(url)
+
+
+def _catalog_url(args: argparse.Namespace, location: CodeLocation | None) -> str:
     if getattr(args, "store", None):
-        return Catalog(args.store)
+        return str(args.store)
     location = location or location_of(args)
     if location is None:
-        return Catalog(default_store_url())
+        return default_store_url()
     resource = (location.defs.resources or {}).get("faucet")
     config = getattr(resource, "catalog_config", None)
     if config is not None and config().url:
-        return Catalog(config().url)
-    return Catalog(location.store_url())
+        return str(config().url)
+    return location.store_url()
 
 
 def _ts(value: Any) -> str:
@@ -52,7 +63,7 @@ def _cmd_sync(args: argparse.Namespace) -> int:
         raise ConfigError("faucet catalog sync needs a code location: -m MODULE or -f FILE")
     resource: Any = (location.defs.resources or {}).get("faucet")
     config = resource.catalog_config() if hasattr(resource, "catalog_config") else None
-    with open_catalog(args, location) as catalog:
+    with open_catalog(args, location, writes=True) as catalog:
         result = sync_definitions(catalog, location.defs, config=config)
         if args.json:
             print(
@@ -214,7 +225,7 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
             "--clear-owners drops every annotated owner: it cannot be combined with --owner "
             "or --remove-owner"
         )
-    with open_catalog(args) as catalog:
+    with open_catalog(args, writes=True) as catalog:
         detail = catalog.annotate(
             args.dataset,
             owners=args.owner,

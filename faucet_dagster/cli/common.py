@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from faucet_core.store import ProfileStore, default_store_url
+from faucet_core.store.url import shown_url
 from faucet_dagster.location import CodeLocation, load_code_location
 
-__all__ = ["add_location_args", "location_of", "open_store"]
+__all__ = ["add_location_args", "announce_new_store", "location_of", "open_store"]
 
 
 def add_location_args(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
@@ -29,4 +32,44 @@ def location_of(args: argparse.Namespace) -> CodeLocation | None:
 
 def open_store(args: argparse.Namespace, location: CodeLocation | None) -> ProfileStore:
     url = args.store or (location.store_url() if location else default_store_url())
+    announce_new_store(url)
     return ProfileStore(url)
+
+
+def _is_new(url: str) -> bool:
+    """Whether opening ``url`` would create a new, empty store (an absent or empty SQLite
+    file, or a database without faucet's tables). Unknown (a bad URL, a database we cannot
+    reach): ``False``, and opening the store reports the problem."""
+    from sqlalchemy import create_engine, inspect
+
+    from faucet_core.store.url import validate_store_url
+
+    try:
+        parsed = validate_store_url(url)
+        if parsed.drivername.startswith("sqlite"):
+            database = parsed.database or ""
+            if database in ("", ":memory:"):
+                return False
+            path = Path(database)
+            return not path.exists() or path.stat().st_size == 0
+        engine = create_engine(parsed, connect_args={"connect_timeout": 5})
+        try:
+            with engine.connect() as conn:
+                return not inspect(conn).has_table("faucet_meta")
+        finally:
+            engine.dispose()
+    except Exception:  # unknown: say nothing here, the open names the problem
+        return False
+
+
+def announce_new_store(url: str) -> None:
+    """Say on stderr when a command is about to create a new, empty store: the usual cause
+    is running from a folder whose default store is not the one the pipeline writes."""
+    if _is_new(url):
+        print(
+            f"faucet: no store at {shown_url(url)} yet: this command opens a new, empty one. "
+            "If your store is elsewhere, pass --store URL, set FAUCET_STORE_URL or write "
+            "store_url in a faucet.toml of your project folder",
+            file=sys.stderr,
+            flush=True,
+        )

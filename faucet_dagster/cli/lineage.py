@@ -15,7 +15,7 @@ __all__ = ["add_lineage_parser"]
 def _cmd_ingest(args: argparse.Namespace) -> int:
     from faucet_core.lineage import ingest
 
-    with open_catalog(args) as catalog:
+    with open_catalog(args, writes=True) as catalog:
         result = ingest(catalog, args.sources)
         if args.json:
             print(json.dumps({"catalog": catalog.url, **result.to_dict()}))
@@ -38,7 +38,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     tokens = load_tokens(args.tokens, required=False)
     check_bind(args.host, tokens)
-    with open_catalog(args) as catalog:
+    with open_catalog(args, writes=True) as catalog:
         app = create_lineage_app(catalog, tokens)
         print(
             f"faucet: receiving OpenLineage events on http://{args.host}:{args.port}"

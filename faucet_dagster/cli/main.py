@@ -33,6 +33,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_metrics(args: argparse.Namespace) -> int:
+    if args.rules or args.dashboard:  # shipped files: no store is opened
+        from faucet_core import monitoring
+
+        sys.stdout.write(monitoring.read(monitoring.RULES if args.rules else monitoring.DASHBOARD))
+        return 0
     from faucet_core.store.metrics import exposition
     from faucet_dagster.cli.common import location_of, open_store
 
@@ -96,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_location_args(m)
     m.add_argument("--port", type=int, help="serve /metrics on this port instead of printing")
     m.add_argument("--host", default="127.0.0.1", help="address to serve on (with --port)")
+    shipped = m.add_mutually_exclusive_group()
+    shipped.add_argument(
+        "--rules", action="store_true", help="print the shipped Prometheus alerting rules"
+    )
+    shipped.add_argument(
+        "--dashboard", action="store_true", help="print the shipped Grafana dashboard (JSON)"
+    )
     m.set_defaults(func=_cmd_metrics)
 
     from faucet_dagster.cli.catalog import add_catalog_parser

@@ -24,6 +24,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     tokens = load_tokens(args.tokens)
+    from faucet_dagster.cli.common import announce_new_store
+
+    announce_new_store(args.store or location.store_url())
     print(
         f"faucet serve: {location.name} on http://{args.host}:{args.port} "
         f"({len(tokens)} token(s), {args.workers} worker(s)); Ctrl-C stops",

@@ -1,4 +1,5 @@
-"""Three assets: raw orders (pandas), cleaned orders (pandas), revenue by region (polars)."""
+"""Four assets: raw orders (pandas), cleaned orders (pandas), revenue by region (polars) and
+the regional report built from it, which must not go out when revenue drifted."""
 
 import dagster as dg
 import pandas as pd
@@ -51,3 +52,12 @@ def revenue_by_region(orders: pd.DataFrame) -> pl.DataFrame:
         .agg(pl.col("amount").sum().alias("revenue"), pl.len().alias("orders"))
         .sort("region")
     )
+
+
+@dg.asset(owners=["team:finance"], group_name="orders", kinds={"polars"})
+def regional_report(revenue_by_region: pl.DataFrame) -> pl.DataFrame:
+    """Each region's share of the day's paid revenue, as finance receives it. The profile
+    check of ``revenue_by_region`` is blocking (``on_drift: fail``): when revenue drifts the
+    run fails before this report is built."""
+    total = revenue_by_region["revenue"].sum()
+    return revenue_by_region.with_columns((pl.col("revenue") / total).alias("share"))
