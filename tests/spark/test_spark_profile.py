@@ -225,3 +225,17 @@ def test_profiler_add_points_to_profile(table_df: Any) -> None:
         "a Spark DataFrame is profiled where it lives, partition by partition: pass it to "
         "profile(), not to Profiler.add()"
     )
+
+
+def test_detector_sampling_stops_early_on_small_batches(spark: Any, table_df: Any) -> None:
+    """With 50-row Arrow batches every partition fills its 1,000-value sample before its
+    end: the sampling task stops reading and the profile is still whole and classified."""
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "50")
+    try:
+        got = profile(table_df, _policy(0.2))
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    want = _local(table_df, _policy(0.2))
+    assert got.row_count == ROWS
+    assert got["contact"].classified == want["contact"].classified == ("pii.email",)
+    assert got["region"].top_values == want["region"].top_values
