@@ -7,7 +7,8 @@ process, so its peak RSS is its own:
 * ``stream``: ``faucet_core.profile.files.profile_file`` (one process, Arrow batches);
 * ``spark-N``: ``profile(spark.read.parquet(...))`` on ``local[N]``: one partial profile
   per partition on the executors, merged on the driver. Reported: the profile call's wall
-  time (session start-up excluded and given apart), the Python driver's peak RSS, the JVM's
+  time (session start-up and a warm-up job excluded and given apart), the Python driver's
+  peak RSS, the JVM's
   peak RSS (driver and executors share it in local mode), bytes of each partial returned to
   the driver, and the driver's cost to decode and merge one partial;
 * ``whylogs-spark``: whylogs' own Spark integration, if ``benchmarks/.venv-whylogs-spark``
@@ -98,6 +99,8 @@ def worker_spark(path: str, cores: int) -> dict[str, Any]:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
+    # warm-up: the JVM's first jobs and the Python workers' start (imports) are start-up
+    profile(spark.range(0, 10_000, numPartitions=cores))
     startup = time.perf_counter() - t0
     start = time.perf_counter()
     prof = profile(spark.read.parquet(path))

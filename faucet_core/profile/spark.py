@@ -98,15 +98,19 @@ def partial_payloads(
     kept = [name for name in seed.columns if name in present]
     if not kept:
         return seed, []
-    projected = df.select(*[_column_ref(name) for name in kept])  # read only what is kept
+    # Read only what is kept, picked by position under plain names (a name may hold dots or
+    # backticks, which Spark parses); the tasks give the batches their real names back.
+    plain = df.toDF(*[f"_faucet_{i}" for i in range(len(df.columns))])
+    projected = plain.select(*[f"_faucet_{df.columns.index(name)}" for name in kept])
 
     labels: dict[str, list[str]] = {}
     if _detector_rules(config.policy):
         candidates = [name for name in kept if _is_text_or_binary(df.schema[name].dataType)]
         if candidates:
-            counts = _run(projected, partial(detector_counts, candidates, _detectors(config)))
+            task = partial(detector_counts, candidates, _detectors(config), names=kept)
+            counts = _run(projected, task)
             labels = decide_detectors(config.policy, [json.loads(c) for c in counts])
-    job = partial(partial_profiles, _without_detectors(config), labels)
+    job = partial(partial_profiles, _without_detectors(config), labels, names=kept)
     return seed, _run(projected, job)
 
 
@@ -115,18 +119,20 @@ def partial_profiles(
     config: ProfilingConfig,
     labels: Mapping[str, list[str]],
     batches: Iterator[pa.RecordBatch],
+    *,
+    names: list[str] | None = None,
 ) -> Iterator[pa.RecordBatch]:
     """The task function: one partition's batches in, one row (its partial profile) out.
 
     ``labels`` are the classifications decided on the driver (from pooled detector
     counts); they are applied before the partial is serialized, so a classified column
-    leaves the executor without values.
+    leaves the executor without values. ``names`` renames the batches' columns.
     """
     from faucet_core.profile.profiler import Profiler
 
     try:
         profiler = Profiler(config)
-        for batch in batches:
+        for batch in _named(batches, names):
             profiler.add(batch)
         prof = profiler.finish()
         if labels:
@@ -145,16 +151,18 @@ def detector_counts(
     columns: list[str],
     detectors: list[ValueDetector],
     batches: Iterator[pa.RecordBatch],
+    *,
+    names: list[str] | None = None,
 ) -> Iterator[pa.RecordBatch]:
     """The sampling task: per column, distinct values sampled and matches per detector.
 
     Only counts leave the executor, never a value. The task stops reading once every
-    column's sample is full.
+    column's sample is full. ``names`` renames the batches' columns.
     """
     counts: dict[str, list[Any]] = {name: [0, dict.fromkeys(detectors, 0)] for name in columns}
     error = None
     try:
-        for batch in batches:
+        for batch in _named(batches, names):
             open_columns = [n for n in columns if counts[n][0] < _SAMPLE_PER_COLUMN]
             if not open_columns:
                 break
@@ -170,6 +178,11 @@ def detector_counts(
         [pa.array([payload], pa.binary()), pa.array([error], pa.string())],
         names=["partial", "error"],
     )
+
+
+def _named(batches: Iterator[pa.RecordBatch], names: list[str] | None) -> Iterator[pa.RecordBatch]:
+    for batch in batches:
+        yield batch if names is None else pa.RecordBatch.from_arrays(batch.columns, names=names)
 
 
 def _sample(array: pa.Array, count: list[Any]) -> None:
@@ -232,8 +245,8 @@ def _run(df: Any, task: Any) -> list[bytes]:
             rows = df.mapInArrow(task, PARTIAL_SCHEMA).collect()
     except Exception as exc:
         raise ProfilingInputError(
-            f"the Spark job that profiles the DataFrame failed: {_error_text(exc)}; check "
-            "that the executors can import faucet_core (see docs/spark.md)"
+            f"the Spark job that profiles the DataFrame failed: {_error_text(exc)} (if the "
+            "executors cannot import faucet_core, see docs/spark.md)"
         ) from None
     payloads: list[bytes] = []
     for row in rows:
@@ -285,7 +298,7 @@ def _empty_batch(df: Any) -> pa.RecordBatch:
     fields = []
     for field in df.schema.fields:
         try:
-            arrow = to_arrow_schema(StructType([field]), timezone="UTC").field(0)
+            arrow = _arrow_field(to_arrow_schema, StructType([field]))
         except Exception:  # a type Arrow cannot hold: its 0 rows say nothing of the type
             arrow = pa.field(field.name, pa.null())
         fields.append(arrow)
@@ -300,10 +313,11 @@ def _empty_batch(df: Any) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=schema)
 
 
-def _column_ref(name: str) -> Any:
-    from pyspark.sql import functions as F
-
-    return F.col("`" + name.replace("`", "``") + "`")
+def _arrow_field(to_arrow_schema: Any, schema: Any) -> pa.Field:
+    try:
+        return to_arrow_schema(schema, timezone="UTC").field(0)
+    except TypeError:  # PySpark 3.5 takes no time zone (it matters not for zero rows)
+        return to_arrow_schema(schema).field(0)
 
 
 def _is_text_or_binary(data_type: Any) -> bool:

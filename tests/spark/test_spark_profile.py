@@ -239,3 +239,36 @@ def test_detector_sampling_stops_early_on_small_batches(spark: Any, table_df: An
     assert got.row_count == ROWS
     assert got["contact"].classified == want["contact"].classified == ("pii.email",)
     assert got["region"].top_values == want["region"].top_values
+
+
+def test_a_dotted_column_name_is_one_column(spark: Any) -> None:
+    df = spark.createDataFrame([(1, "x"), (None, "y")], "`a.b` bigint, `c``d` string")
+    got = profile(df)
+    assert list(got.columns) == ["a.b", "c`d"]
+    assert got["a.b"].null_rate == 0.5
+
+
+def test_an_executor_error_comes_back_as_its_message(spark: Any) -> None:
+    df = spark.sql("SELECT make_interval(1, 2) AS span")  # Arrow: month_day_nano_interval
+    with pytest.raises(ProfilingInputError) as info:
+        profile(df)
+    assert str(info.value) == (
+        "profiling a Spark partition failed: column 'span': Arrow type "
+        "month_day_nano_interval has no JSON type; cast the column first"
+    )
+
+
+def test_a_failed_spark_job_is_a_one_line_error(spark: Any, tmp_path: Any) -> None:
+    import shutil
+
+    path = tmp_path / "gone.parquet"
+    spark.range(10).write.parquet(str(path))
+    df = spark.read.parquet(str(path))
+    shutil.rmtree(path)  # the files vanish between planning and reading
+    with pytest.raises(ProfilingInputError) as info:
+        profile(df)
+    message = str(info.value)
+    assert message.startswith("the Spark job that profiles the DataFrame failed: ")
+    assert message.endswith(" (if the executors cannot import faucet_core, see docs/spark.md)")
+    assert "Traceback" not in message
+    assert "\n" not in message
