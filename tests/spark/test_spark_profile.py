@@ -272,3 +272,22 @@ def test_a_failed_spark_job_is_a_one_line_error(spark: Any, tmp_path: Any) -> No
     assert message.endswith(" (if the executors cannot import faucet_core, see docs/spark.md)")
     assert "Traceback" not in message
     assert "\n" not in message
+
+
+def test_high_cardinality_is_decided_after_the_merge(spark: Any) -> None:
+    """60 distinct values in each of 4 partitions, 240 in all: no partial is high-cardinality
+    (each keeps its top values), the merged column is, as in a single pass."""
+    from pyspark.sql import functions as F
+
+    df = spark.range(0, 4000, numPartitions=4).select(
+        F.concat(
+            (F.col("id") % 60).cast("string"), F.lit("-p"), F.spark_partition_id().cast("string")
+        ).alias("code")
+    )
+    _seed, payloads = partial_payloads(df)
+    partials = [TableProfile.from_json(p)["code"] for p in payloads]
+    assert [(c.high_cardinality, len(c.top_values or ())) for c in partials] == [(False, 10)] * 4
+    got, want = profile(df)["code"], _local(df)["code"]
+    assert (got.high_cardinality, got.top_values) == (want.high_cardinality, want.top_values)
+    assert (got.high_cardinality, got.top_values) == (True, None)
+    assert got.distinct == pytest.approx(240, rel=HLL_RELATIVE_ERROR)
