@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -102,17 +101,17 @@ def worker_spark(path: str, cores: int) -> dict[str, Any]:
     # warm-up: the JVM's first jobs and the Python workers' start (imports) are start-up
     profile(spark.range(0, 10_000, numPartitions=cores))
     startup = time.perf_counter() - t0
+    # profile_spark's two steps, timed apart: the Spark job, then the merge on the driver
     start = time.perf_counter()
-    prof = profile(spark.read.parquet(path))
-    seconds = time.perf_counter() - start
-    # the partials alone, to measure what each partition returns and what a merge costs
     seed, payloads = partial_payloads(spark.read.parquet(path))
+    job_seconds = time.perf_counter() - start
     start = time.perf_counter()
     merged = seed
     for payload in payloads:
         merged = merged.merge(TableProfile.from_json(payload))
     merge_seconds = time.perf_counter() - start
-    assert merged.row_count == prof.row_count
+    seconds = job_seconds + merge_seconds
+    prof = merged
     sizes = [len(p) for p in payloads]
     result = {
         "seconds": seconds,
@@ -122,6 +121,7 @@ def worker_spark(path: str, cores: int) -> dict[str, Any]:
         "partial_bytes_mean": sum(sizes) / len(sizes),
         "partial_bytes_max": max(sizes),
         "merge_ms_per_partial": 1000 * merge_seconds / len(payloads),
+        "job_seconds": job_seconds,
         "jvm_peak_mib": _jvm_peak_kib() / 1024,
     }
     spark.stop()
@@ -142,16 +142,26 @@ def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def peak_rss_kib() -> int:
+    """This process's peak RSS (VmHWM: unlike ru_maxrss, not inherited from the parent
+    that started it)."""
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--whylogs-max-rows", type=int, default=1_000_000)
     parser.add_argument("--worker", nargs="+")
     args = parser.parse_args()
     if args.worker:
         kind, path, *rest = args.worker
         out = worker_stream(path) if kind == "stream" else worker_spark(path, int(rest[0]))
-        out["driver_peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["driver_peak_mib"] = peak_rss_kib() / 1024
         print(json.dumps(out))
         return
     print(f"load average at start: {LOAD_AT_START:.2f} (1 min), cores: {os.cpu_count()}")
@@ -164,7 +174,7 @@ def main() -> None:
         path = str(parquet_file(rows))
         runs = [("stream", run_worker(["stream", path]))]
         runs += [(f"spark local[{c}]", run_worker(["spark", path, str(c)])) for c in args.cores]
-        if WHYLOGS_SPARK_PYTHON.exists():
+        if WHYLOGS_SPARK_PYTHON.exists() and rows <= args.whylogs_max_rows:
             worker = BENCH_DIR / "whylogs_spark_worker.py"
             done = subprocess.run(
                 [str(WHYLOGS_SPARK_PYTHON), str(worker), path],
@@ -192,7 +202,7 @@ def main() -> None:
                 f"{sizes} | {merge} |"
             )
             lines.append(line)
-            print(line, flush=True)
+            print(line, json.dumps(r), flush=True)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     print("\n".join(lines))
 

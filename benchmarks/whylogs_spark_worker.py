@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("WHYLOGS_NO_ANALYTICS", "True")  # no usage-statistics call home
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -21,6 +21,15 @@ os.environ["PYSPARK_PYTHON"] = sys.executable
 
 from pyspark.sql import SparkSession
 from whylogs.api.pyspark.experimental import collect_dataset_profile_view
+
+
+def peak_rss_kib() -> int:
+    """This process's peak RSS (VmHWM: unlike ru_maxrss, not inherited from the parent
+    that started it)."""
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 def main() -> None:
@@ -48,7 +57,7 @@ def main() -> None:
             {
                 "seconds": seconds,
                 "startup_seconds": startup,
-                "driver_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "driver_peak_mib": peak_rss_kib() / 1024,
             }
         )
     )
