@@ -17,7 +17,7 @@ from faucet_dagster import FaucetResource, ProfileLoadContext, build_profile_che
 __all__ = ["SparkSessionResource", "daily_events", "defs"]
 
 
-class SparkSessionResource(dg.ConfigurableResource):  # type: ignore[type-arg]
+class SparkSessionResource(dg.ConfigurableResource):
     """A Spark session: ``local[2]`` here, a cluster's master URL (or Databricks) in
     production. Bound to 127.0.0.1 and without UI, so a local run opens no public port."""
 
