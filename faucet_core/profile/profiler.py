@@ -24,6 +24,7 @@ from faucet_core.profile.jsonvalues import scrub_text
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.sketches import SketchParams
+from faucet_core.profile.spark import is_spark_dataframe, profile_spark
 from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
 from faucet_core.profile.values import update_from_values
@@ -193,8 +194,12 @@ def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
 
     ``data`` may be a pandas or polars DataFrame, a pyarrow Table, RecordBatch or
     RecordBatchReader, or an iterable of dict records (a generator is streamed in
-    batches of :data:`RECORD_BATCH_ROWS`, never materialized).
+    batches of :data:`RECORD_BATCH_ROWS`, never materialized). A PySpark DataFrame is
+    profiled on its executors, partition by partition, and the partials merged here
+    (:mod:`faucet_core.profile.spark`).
     """
+    if is_spark_dataframe(data):
+        return profile_spark(data, config)
     profiler = Profiler(config)
     profiler.add(data)
     return profiler.finish()
@@ -218,6 +223,11 @@ def _batches(data: Any) -> Iterator[tuple[str, Any]]:
     if module == "polars":
         yield from _polars_batches(data)
         return
+    if is_spark_dataframe(data):
+        raise ProfilingInputError(
+            "a Spark DataFrame is profiled where it lives, partition by partition: pass it to "
+            "profile(), not to Profiler.add()"
+        )
     if isinstance(data, (str, bytes, bytearray, Mapping)):
         raise ProfilingInputError(
             f"cannot profile a {type(data).__name__}: pass a DataFrame, an Arrow table or "

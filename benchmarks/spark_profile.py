@@ -1,0 +1,211 @@
+"""Benchmark: profiling a Parquet table on Spark (``local[1]``/``local[2]``) vs one process.
+
+The same seeded 10-column table (see ``_common.COLUMNS_DOC``) is written once as Parquet
+under ``benchmarks/.data/`` (1M and 10M rows). Each contestant runs in its own fresh
+process, so its peak RSS is its own:
+
+* ``stream``: ``faucet_core.profile.files.profile_file`` (one process, Arrow batches);
+* ``spark-N``: ``profile(spark.read.parquet(...))`` on ``local[N]``: one partial profile
+  per partition on the executors, merged on the driver. Reported: the profile call's wall
+  time (session start-up and a warm-up job excluded and given apart), the Python driver's
+  peak RSS, the JVM's
+  peak RSS (driver and executors share it in local mode), bytes of each partial returned to
+  the driver, and the driver's cost to decode and merge one partial;
+* ``whylogs-spark``: whylogs' own Spark integration, if ``benchmarks/.venv-whylogs-spark``
+  exists.
+
+    .venv/bin/python benchmarks/spark_profile.py [--rows 1000000 10000000] [--cores 1 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, mixed_batches
+
+PARTITION_BYTES = 32 * 1024 * 1024  # Spark splits the files into ~32 MB partitions
+WHYLOGS_SPARK_PYTHON = BENCH_DIR / ".venv-whylogs-spark" / "bin" / "python"
+
+
+def parquet_file(rows: int) -> Path:
+    path = DATA_DIR / f"spark_mixed_{rows}.parquet"
+    if not path.exists():
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        writer = None
+        for batch in mixed_batches(rows):
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, batch.schema)
+            writer.write_batch(batch, row_group_size=1_000_000)
+        assert writer is not None
+        writer.close()
+        tmp.rename(path)
+    return path
+
+
+def _jvm_peak_kib() -> int:
+    """Peak RSS of this process's Java children (the local Spark JVM)."""
+    peak = 0
+    me = str(os.getpid())
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("PPid", "").strip() == me and "java" in fields.get("Name", ""):
+            peak = max(peak, int(fields.get("VmHWM", "0 kB").split()[0]))
+    return peak
+
+
+def worker_stream(path: str) -> dict[str, Any]:
+    from faucet_core.profile.files import profile_file
+
+    start = time.perf_counter()
+    prof = profile_file(path)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "rows": prof.row_count}
+
+
+def worker_spark(path: str, cores: int) -> dict[str, Any]:
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    from faucet_core import profile
+    from faucet_core.profile import TableProfile
+    from faucet_core.profile.spark import partial_payloads
+
+    t0 = time.perf_counter()
+    spark = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.memory", "2g")
+        .config("spark.sql.files.maxPartitionBytes", str(PARTITION_BYTES))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    # warm-up: the JVM's first jobs and the Python workers' start (imports) are start-up
+    profile(spark.range(0, 10_000, numPartitions=cores))
+    startup = time.perf_counter() - t0
+    # profile_spark's two steps, timed apart: the Spark job, then the merge on the driver
+    start = time.perf_counter()
+    seed, payloads = partial_payloads(spark.read.parquet(path))
+    job_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    merged = seed
+    for payload in payloads:
+        merged = merged.merge(TableProfile.from_json(payload))
+    merge_seconds = time.perf_counter() - start
+    seconds = job_seconds + merge_seconds
+    prof = merged
+    sizes = [len(p) for p in payloads]
+    result = {
+        "seconds": seconds,
+        "startup_seconds": startup,
+        "rows": prof.row_count,
+        "partitions": len(payloads),
+        "partial_bytes_mean": sum(sizes) / len(sizes),
+        "partial_bytes_max": max(sizes),
+        "merge_ms_per_partial": 1000 * merge_seconds / len(payloads),
+        "job_seconds": job_seconds,
+        "jvm_peak_mib": _jvm_peak_kib() / 1024,
+    }
+    spark.stop()
+    return result
+
+
+def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(BENCH_DIR.parent)}
+    done = subprocess.run(
+        [python, str(Path(__file__).resolve()), "--worker", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker {args} failed:\n{done.stderr[-3000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def peak_rss_kib() -> int:
+    """This process's peak RSS (VmHWM: unlike ru_maxrss, not inherited from the parent
+    that started it)."""
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--whylogs-max-rows", type=int, default=1_000_000)
+    parser.add_argument("--worker", nargs="+")
+    args = parser.parse_args()
+    if args.worker:
+        kind, path, *rest = args.worker
+        out = worker_stream(path) if kind == "stream" else worker_spark(path, int(rest[0]))
+        out["driver_peak_mib"] = peak_rss_kib() / 1024
+        print(json.dumps(out))
+        return
+    print(f"load average at start: {LOAD_AT_START:.2f} (1 min), cores: {os.cpu_count()}")
+    lines = [
+        "| contestant | rows | seconds | rows/s | driver peak RSS MiB | JVM peak RSS MiB "
+        "| partitions | bytes per partial (mean / max) | merge ms per partial |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for rows in args.rows:
+        path = str(parquet_file(rows))
+        runs = [("stream", run_worker(["stream", path]))]
+        runs += [(f"spark local[{c}]", run_worker(["spark", path, str(c)])) for c in args.cores]
+        if WHYLOGS_SPARK_PYTHON.exists() and rows <= args.whylogs_max_rows:
+            worker = BENCH_DIR / "whylogs_spark_worker.py"
+            done = subprocess.run(
+                [str(WHYLOGS_SPARK_PYTHON), str(worker), path],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode == 0:
+                runs.append(("whylogs spark", json.loads(done.stdout.strip().splitlines()[-1])))
+            else:
+                print(f"whylogs spark failed: {done.stderr[-1500:]}")
+        for name, r in runs:
+            jvm = f"{r['jvm_peak_mib']:.0f}" if "jvm_peak_mib" in r else "-"
+            parts = r.get("partitions", "-")
+            sizes = (
+                f"{r['partial_bytes_mean']:,.0f} / {r['partial_bytes_max']:,}"
+                if "partial_bytes_mean" in r
+                else "-"
+            )
+            merge = f"{r['merge_ms_per_partial']:.1f}" if "merge_ms_per_partial" in r else "-"
+            startup = f" (+{r['startup_seconds']:.1f} s start-up)" if "startup_seconds" in r else ""
+            line = (
+                f"| {name} | {rows:,} | {r['seconds']:.1f}{startup} | "
+                f"{rows / r['seconds']:,.0f} | {r['driver_peak_mib']:.0f} | {jvm} | {parts} | "
+                f"{sizes} | {merge} |"
+            )
+            lines.append(line)
+            print(line, json.dumps(r), flush=True)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
