@@ -98,9 +98,10 @@ EXTREME_STATISTICS = frozenset({"min", "max", "len_min", "len_max"})
 
 
 def _pair(score: float, limit: float) -> tuple[str, str]:
-    """Score and limit with one decimal, more when one decimal would print them equal."""
+    """Score and limit with one decimal (thousands separated, as every number faucet
+    shows), more when one decimal would print them equal."""
     for digits in range(1, 5):
-        a, b = f"{score:.{digits}f}", f"{limit:.{digits}f}"
+        a, b = f"{score:,.{digits}f}", f"{limit:,.{digits}f}"
         if a != b:
             return a, b
     return a, b
