@@ -155,7 +155,7 @@ def test_the_exact_zscore_message() -> None:
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline)
     assert finding.message == (
-        "amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 2229.4 sigma, above the "
+        "amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 2,229.4 sigma, above the "
         "6.9 limit: 3 sigma widened for 6 baseline runs and 2 tests"
     )
     assert finding.baseline_center == pytest.approx(0.0012)
@@ -170,7 +170,7 @@ def test_the_exact_iqr_message() -> None:
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline, method="iqr")
     assert finding.message == (
-        "amount.null_rate: null_rate 40.0% vs baseline median 0.12% — 1594.7 IQR beyond the "
+        "amount.null_rate: null_rate 40.0% vs baseline median 0.12% — 1,594.7 IQR beyond the "
         "quartiles, above the 4.4 limit: the 1.5 IQR fence widened for 8 baseline runs and 2 "
         "tests"
     )
