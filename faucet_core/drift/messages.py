@@ -27,6 +27,7 @@ __all__ = [
     "limit_phrase",
     "new_value_message",
     "psi_message",
+    "score_and_limit",
     "series_message",
     "type_mix_message",
     "vanished_message",
@@ -97,7 +98,7 @@ EXTREME_STATISTICS = frozenset({"min", "max", "len_min", "len_max"})
 """Statistics that are a run's extreme: their limit is also widened for the longer tail."""
 
 
-def _pair(score: float, limit: float) -> tuple[str, str]:
+def score_and_limit(score: float, limit: float) -> tuple[str, str]:
     """Score and limit with one decimal (thousands separated, as every number faucet
     shows), more when one decimal would print them equal."""
     for digits in range(1, 5):
@@ -121,7 +122,7 @@ def limit_phrase(
     """How far a series statistic is and the one limit it crossed, with where the limit
     comes from, e.g. ``15.5 sigma, above the 6.7 limit: 3 sigma widened for 10 baseline
     runs and 22 tests``."""
-    shown, bound = _pair(score, limit)
+    shown, bound = score_and_limit(score, limit)
     if method is DriftMethod.IQR:
         distance = f"{shown} IQR beyond the quartiles"
         base = f"the {fmt_number(sensitivity)} IQR fence"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faucet_core.drift.messages import fmt_value
+from faucet_core.drift.messages import fmt_value, score_and_limit
 from faucet_core.drift.model import DriftMetric, DriftScale, DriftTest
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.notify.model import WITHHELD, DriftNotification, NotifiedFinding, Severity
@@ -155,8 +155,9 @@ def _score(f: NotifiedFinding) -> str:
         floor = _num(d.floor, d.statistic) if d.floor is not None else "–"
         change = abs(d.value - d.baseline_center)
         return f"change {_num(change, d.statistic)} > floor {floor}"
-    unit = "|z|" if d.test is DriftTest.ZSCORE else "IQRs"
-    return f"{unit} {d.score:.2f} (limit {d.threshold:.2f})"
+    shown, bound = score_and_limit(d.score, d.threshold)
+    unit = "sigma" if d.test is DriftTest.ZSCORE else "IQR beyond the quartiles"
+    return f"{shown} {unit}, above the {bound} limit"
 
 
 def _numbers(f: NotifiedFinding) -> list[tuple[str, str]]:
