@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
-from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, mixed_batches
+from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, mixed_batches, peak_rss_mib
 
 PARTITION_BYTES = 32 * 1024 * 1024  # Spark splits the files into ~32 MB partitions
 WHYLOGS_SPARK_PYTHON = BENCH_DIR / ".venv-whylogs-spark" / "bin" / "python"
@@ -142,15 +142,6 @@ def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def peak_rss_kib() -> int:
-    """This process's peak RSS (VmHWM: unlike ru_maxrss, not inherited from the parent
-    that started it)."""
-    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    return 0
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 10_000_000])
@@ -161,7 +152,7 @@ def main() -> None:
     if args.worker:
         kind, path, *rest = args.worker
         out = worker_stream(path) if kind == "stream" else worker_spark(path, int(rest[0]))
-        out["driver_peak_mib"] = peak_rss_kib() / 1024
+        out["driver_peak_mib"] = peak_rss_mib()
         print(json.dumps(out))
         return
     print(f"load average at start: {LOAD_AT_START:.2f} (1 min), cores: {os.cpu_count()}")
