@@ -20,7 +20,7 @@ from openlineage.client.transport.http import HttpConfig, HttpTransport
 from faucet_core.catalog import Catalog
 from faucet_dagster import FaucetResource
 from faucet_dagster.cli import main
-from tests.faucet_core.lineage.helpers import EVENTS, complete_event
+from tests.faucet_core.lineage.helpers import EVENTS, complete_event, emit_complete_event
 from tests.faucet_core.lineage.server import free_port
 from tests.faucet_dagster.lineage.assets import checks, orders, raw_orders, report
 
@@ -249,25 +249,7 @@ def test_lineage_serve_receives_from_openlineage_pythons_http_transport(
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "faucet lineage serve did not start"
             time.sleep(0.1)
-        from openlineage.client.serde import Serde  # noqa: F401
-
-        from faucet_core.lineage import parse_event
-
-        client = OpenLineageClient(transport=HttpTransport(HttpConfig(url=url)))
-        from faucet_core.lineage import run_event
-
-        record = parse_event(complete_event())
-        client.emit(
-            run_event(
-                state=record.state,
-                job=record.job,
-                run_id=str(record.run_id),
-                event_time=record.event_time,
-                inputs=record.inputs,
-                outputs=record.outputs,
-            )
-        )
-        client.transport.close()
+        emit_complete_event(OpenLineageClient(transport=HttpTransport(HttpConfig(url=url))))
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)

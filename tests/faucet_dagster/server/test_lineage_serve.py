@@ -13,7 +13,7 @@ from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.cli import main
 from faucet_dagster.server import TokenTable
 from faucet_dagster.server.lineage_app import check_bind, create_lineage_app, is_loopback
-from tests.faucet_core.lineage.helpers import complete_event
+from tests.faucet_core.lineage.helpers import complete_event, emit_complete_event
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, auth, serving
 
 LINEAGE = "/api/v1/lineage"
@@ -127,7 +127,6 @@ def test_the_command_with_tokens_takes_openlineage_pythons_api_key(sqlite_url: s
     from openlineage.client import OpenLineageClient
     from openlineage.client.transport.http import ApiKeyTokenProvider, HttpConfig, HttpTransport
 
-    from faucet_core.lineage import parse_event, run_event
     from tests.faucet_core.lineage.server import free_port
 
     port = free_port()
@@ -153,20 +152,8 @@ def test_the_command_with_tokens_takes_openlineage_pythons_api_key(sqlite_url: s
             assert time.monotonic() < deadline, "faucet lineage serve did not start"
             time.sleep(0.1)
         assert httpx.post(url + LINEAGE, json=complete_event()).status_code == 401
-        record = parse_event(complete_event())
         config = HttpConfig(url=url, auth=ApiKeyTokenProvider({"apiKey": TOKENS["ingest"]}))
-        client = OpenLineageClient(transport=HttpTransport(config))
-        client.emit(
-            run_event(
-                state=record.state,
-                job=record.job,
-                run_id=str(record.run_id),
-                event_time=record.event_time,
-                inputs=record.inputs,
-                outputs=record.outputs,
-            )
-        )
-        client.transport.close()
+        emit_complete_event(OpenLineageClient(transport=HttpTransport(config)))
     finally:
         proc.terminate()
         out, err = proc.communicate(timeout=60)
