@@ -5,15 +5,12 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck install clean promtool
+.PHONY: demo test lint typecheck install clean promtool chromium
 
 $(BIN)/faucet: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# Tests of the drift sensor on a PostgreSQL Dagster event log need dagster-postgres, whose
-	# release pins the previous dagster patch (1.13.27): installed without its pins, on purpose.
-	$(BIN)/python -m pip install --quiet --no-deps 'dagster-postgres==0.29.27'
 	@touch $@
 
 install: $(BIN)/faucet
@@ -36,7 +33,14 @@ promtool:
 	    { apt-get update -qq && apt-get install -y -qq prometheus >/dev/null; }; }; } || \
 	  echo "promtool not installed: the alert-rule tests skip (fail under FAUCET_REQUIRE_PROMTOOL=1)"
 
-test: lint typecheck promtool
+# The web console's browser tests drive Debian's Chromium (headless): installed when missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; }; } || \
+	  echo "chromium not installed: the browser tests skip (fail under FAUCET_REQUIRE_BROWSER=1)"
+
+test: lint typecheck promtool chromium
 	$(BIN)/python -m pytest -n 2 -q
 
 clean:
