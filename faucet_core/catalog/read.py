@@ -48,6 +48,11 @@ __all__ = [
 ]
 
 
+def _rows(conn: Connection, query: Any) -> list[Any]:
+    """A query's rows as plain pairs (the aggregate queries here select two loose columns)."""
+    return list(conn.execute(query))
+
+
 def _entry(
     row: Any,
     counts: dict[str, tuple[int, int]],
@@ -97,10 +102,10 @@ def entries(conn: Connection, ids: Sequence[str] | None = None) -> list[DatasetE
         q = q.group_by(column)
         if wanted is not None:
             for part in chunks(sorted(wanted)):
-                for key, n in conn.execute(q.where(column.in_(part))):
+                for key, n in _rows(conn, q.where(column.in_(part))):
                     counts.setdefault(key, [0, 0])[slot] = int(n)
         else:
-            for key, n in conn.execute(q):
+            for key, n in _rows(conn, q):
                 counts.setdefault(key, [0, 0])[slot] = int(n)
 
     _count(e.sink_id, 0)
@@ -116,9 +121,9 @@ def entries(conn: Connection, ids: Sequence[str] | None = None) -> list[DatasetE
     last: dict[str, dt.datetime] = {}
     if wanted is not None:
         for part in chunks(sorted(wanted)):
-            last.update({k: utc(v) for k, v in conn.execute(last_q.where(rd.dataset_id.in_(part)))})
+            last.update({k: utc(v) for k, v in _rows(conn, last_q.where(rd.dataset_id.in_(part)))})
     else:
-        last.update({k: utc(v) for k, v in conn.execute(last_q)})
+        last.update({k: utc(v) for k, v in _rows(conn, last_q)})
     frozen = {k: (v[0], v[1]) for k, v in counts.items()}
     sources = owners_by_dataset(conn, None if wanted is None else sorted(wanted))
     return [_entry(row, frozen, last, sources) for row in rows]

@@ -83,7 +83,7 @@ def _v6(conn: Connection) -> None:
     rows = []
     for key, owners in conn.execute(select(t.id, t.owners).where(t.owners != "[]")):
         try:
-            names = [str(n) for n in json.loads(owners or "[]") if str(n).strip()]
+            names = [str(n) for n in json.loads(str(owners or "[]")) if str(n).strip()]
         except ValueError:
             continue  # unreadable: reading the dataset reports it, as before
         if names:

@@ -97,7 +97,7 @@ def _number(value: Any, column: str, where: str, *, minimum: int = 0) -> int:
         raise StoreCorruptError(
             f"{where}: column {column} holds {_shown(value)}, not a whole number >= {minimum}"
         )
-    return value
+    return int(value)
 
 
 def _flag(value: Any, column: str, where: str) -> bool:

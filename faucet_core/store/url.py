@@ -108,8 +108,9 @@ def normalize_url(url: str | URL | None) -> URL:
     """:func:`validate_store_url`, then make the folder of a SQLite file. Raises ConfigError
     if the URL is unusable."""
     parsed = validate_store_url(url)
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        folder = Path(parsed.database).expanduser().parent
+    database = parsed.database
+    if parsed.get_backend_name() == "sqlite" and database and database != ":memory:":
+        folder = Path(database).expanduser().parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
