@@ -409,7 +409,8 @@ class Catalog:
     @staticmethod
     def _drop_consumers(conn: Connection, key: str, names: Sequence[str]) -> None:
         c = catalog_consumers.c
-        held: set[str] = {str(n) for n in conn.scalars(select(c.name).where(c.dataset_id == key))}
+        rows = conn.execute(select(c.name).where(c.dataset_id == key)).all()
+        held = {str(row[0]) for row in rows}
         missing = [n for n in names if n not in held]
         if missing:
             known = ", ".join(sorted(held)) or "none"

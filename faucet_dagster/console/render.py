@@ -54,6 +54,8 @@ _TITLES = {
 def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("who", None)
     context.setdefault("csrf", "")
+    who = context["who"]
+    context.setdefault("is_admin", who is not None and who.role.value == "admin")
     html = _ENV.get_template(template).render(**context)
     return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
 

@@ -135,10 +135,9 @@ def _drifted_metric(name: str, history: Sequence[DatasetProfileRun]) -> str | No
     """The metric of the newest finding about column ``name`` when it is a plotted series
     other than the null rate (that one always is)."""
     for run in reversed(history):
-        for finding in run.findings:
-            if finding.get("column") == name:
-                metric = str(finding.get("metric", ""))
-                return metric if metric in _METRIC_LABEL else None
+        about = [str(f.get("metric", "")) for f in run.findings if f.get("column") == name]
+        if about:
+            return next((m for m in about if m in _METRIC_LABEL), None)
     return None
 
 
