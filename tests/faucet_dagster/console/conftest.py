@@ -25,6 +25,7 @@ from faucet_core.catalog import (
     RunRecord,
     RunState,
 )
+from faucet_core.store.audit import AuditEntry, list_audit
 from faucet_dagster import FaucetResource
 from faucet_dagster.location import CodeLocation, load_code_location
 from faucet_dagster.server import create_app
@@ -161,3 +162,9 @@ def app_for(location: CodeLocation) -> Iterator[MakeBrowser]:
     yield make
     for client in made:
         client.__exit__(None, None, None)
+
+
+def audit_entries(url: str, action: str) -> list[AuditEntry]:
+    """The store's audit entries of ``action``, newest first."""
+    with Catalog(url) as catalog:
+        return list_audit(catalog.engine, action=action)

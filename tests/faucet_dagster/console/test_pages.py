@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from faucet_core.catalog import Catalog
-from faucet_core.store.audit import list_audit
+from faucet_core.store.audit import Outcome, write_audit
 from faucet_dagster.cli import main
 from faucet_dagster.console.render import SECURITY_HEADERS
 from faucet_dagster.server.app import MAX_BODY_BYTES
@@ -23,6 +23,7 @@ from tests.faucet_dagster.console.conftest import (
     LOCATION,
     Browser,
     MakeBrowser,
+    audit_entries,
 )
 from tests.faucet_dagster.server.conftest import TOKENS
 
@@ -204,7 +205,7 @@ def test_impact_with_an_uploaded_csv_sample_shows_the_breaking_columns(
     shown = re.search(r'<pre class="markdown">(.*?)</pre>', page.text, re.S)
     assert shown is not None
     assert unescape(shown.group(1)).rstrip("\n") == printed
-    (entry,) = list_audit(Catalog(store).engine, action="plan")
+    (entry,) = audit_entries(store, "plan")
     assert (entry.actor, entry.target, entry.detail["sample"]) == (
         "operator-user",
         "customers",
@@ -263,19 +264,17 @@ def test_impact_refusals_are_html_pages(operator: Browser) -> None:
 
 
 def test_audit_is_admin_only_and_paged(app_for: MakeBrowser, store: str) -> None:
-    engine = Catalog(store).engine
-    from faucet_core.store.audit import Outcome, write_audit
-
-    for i in range(60):
-        write_audit(
-            engine,
-            actor=f"bot-{i}",
-            role="viewer",
-            action="plan",
-            outcome=Outcome.OK,
-            status=200,
-            target=HOSTILE if i == 59 else f"t{i}",
-        )
+    with Catalog(store) as catalog:
+        for i in range(60):
+            write_audit(
+                catalog.engine,
+                actor=f"bot-{i}",
+                role="viewer",
+                action="plan",
+                outcome=Outcome.OK,
+                status=200,
+                target=HOSTILE if i == 59 else f"t{i}",
+            )
     operator = app_for(store)
     operator.sign_in("operator")
     assert 'href="/ui/audit"' not in operator.get("/ui/datasets").text

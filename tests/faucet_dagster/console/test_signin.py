@@ -13,12 +13,11 @@ from starlette.testclient import TestClient
 
 from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
-from faucet_core.store.audit import list_audit
 from faucet_dagster.console import COOKIE, ENV_SESSION_SECRET, Sessions, session_secret
 from faucet_dagster.console.session import safe_next, same_origin
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server import Role, TokenTable, create_app
-from tests.faucet_dagster.console.conftest import Browser, MakeBrowser
+from tests.faucet_dagster.console.conftest import Browser, MakeBrowser, audit_entries
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS
 
 SECRET = "s" * 40
@@ -69,7 +68,7 @@ def test_sign_in_sets_a_signed_cookie_without_the_token(app_for: MakeBrowser, st
     assert TOKENS["operator"] not in value
     assert TOKENS["operator"] not in json.dumps(payload)
     assert browser.get("/ui/impact").status_code == 200
-    (entry,) = list_audit(Catalog(store).engine, action="ui.signin")
+    (entry,) = audit_entries(store, "ui.signin")
     assert (entry.actor, entry.outcome.value) == ("operator-user", "ok")
 
 
@@ -121,7 +120,7 @@ def test_a_bad_token_is_refused_and_audited(app_for: MakeBrowser, store: str) ->
     assert again is not None
     ingest = browser.post("/ui/signin", {"token": TOKENS["ingest"], "csrf": again.group(1)})
     assert ingest.status_code == 401  # an ingest token has no console
-    (entry,) = list_audit(Catalog(store).engine, action="ui.signin")  # repeats counted
+    (entry,) = audit_entries(store, "ui.signin")  # repeats counted
     assert (entry.actor, entry.outcome.value, entry.status) == ("-", "denied", 401)
 
 
@@ -188,7 +187,7 @@ def test_csrf_refusals_change_nothing_and_are_audited(
     assert response.status_code == 403
     assert "Traceback" not in response.text
     assert "team:new" not in _owners(store)
-    (entry,) = list_audit(Catalog(store).engine, action="catalog.annotate")
+    (entry,) = audit_entries(store, "catalog.annotate")
     assert (entry.actor, entry.outcome.value, entry.status) == ("operator-user", "denied", 403)
 
 
@@ -222,7 +221,7 @@ def test_a_viewer_sees_no_form_and_a_forged_post_is_refused(
     assert "viewer-user (viewer) may not POST" in response.text
     assert "it needs operator or above" in response.text
     assert "team:new" not in _owners(store)
-    (entry,) = list_audit(Catalog(store).engine, action="catalog.annotate")
+    (entry,) = audit_entries(store, "catalog.annotate")
     assert (entry.actor, entry.role, entry.outcome.value) == ("viewer-user", "viewer", "denied")
     assert viewer.get("/ui/audit").status_code == 403
 
