@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from faucet_core.errors import ConfigError
@@ -24,10 +25,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     tokens = load_tokens(args.tokens)
-    from faucet_dagster.console import ENV_DAGSTER_URL, dagster_url, session_secret
+    from faucet_dagster.console import (
+        ENV_DAGSTER_URL,
+        ENV_SESSION_SECRET,
+        dagster_url,
+        session_secret,
+    )
 
     dagster = dagster_url(args.dagster_url or os.environ.get(ENV_DAGSTER_URL))
     session_secret()  # a FAUCET_SESSION_SECRET too short is refused before serving
+    if args.workers > 1 and not os.environ.get(ENV_SESSION_SECRET):
+        print(
+            f"faucet serve: {ENV_SESSION_SECRET} is not set, so each of the {args.workers} "
+            "workers signs console sessions with its own random secret and a browser is signed "
+            f"out whenever another worker answers: set {ENV_SESSION_SECRET} (32+ characters)",
+            file=sys.stderr,
+            flush=True,
+        )
     from faucet_dagster.cli.common import announce_new_store
 
     announce_new_store(args.store or location.store_url())

@@ -11,6 +11,7 @@ route                                      role                audited as
 ``GET  /v1/audit``                         admin               -
 ``GET  /metrics``                          viewer              -
 ``GET  /healthz``                          none                -
+``/ui/...`` (the web console)              viewer and up       see :mod:`faucet_dagster.console`
 =========================================  ==================  ==============================
 
 401 without a valid bearer token, 403 below the role (audited as ``denied`` on audited
