@@ -145,12 +145,15 @@ class Catalog:
         replace: bool = False,
         remove_owners: Sequence[str] = (),
         clear_owners: bool = False,
+        add_owners: Sequence[str] = (),
+        remove_consumers: Sequence[str] = (),
     ) -> DatasetDetail:
         """Edit the annotated owners and upsert consumers by name (``replace``: drop the
         consumers not listed first).
 
-        ``owners`` replaces the annotated owners, ``remove_owners`` takes some out,
-        ``clear_owners`` drops them all. Owners from code, OpenLineage or the ``catalog:``
+        ``owners`` replaces the annotated owners, ``add_owners`` adds some,
+        ``remove_owners`` takes some out, ``clear_owners`` drops them all;
+        ``remove_consumers`` drops consumers by name (one not declared is refused). Owners from code, OpenLineage or the ``catalog:``
         block are not touched: a dataset's owners are the union of every source's.
         """
         with self._write("annotate a dataset in") as conn:
@@ -163,6 +166,8 @@ class Catalog:
                 replace,
                 remove_owners=remove_owners,
                 clear_owners=clear_owners,
+                add_owners=add_owners,
+                remove_consumers=remove_consumers,
             )
         return self.detail(entry_id)
 
