@@ -93,3 +93,22 @@ def test_a_store_failure_is_a_503_page(app_for: MakeBrowser, store: str) -> None
     assert page.headers["content-type"].startswith("text/html")
     assert "cannot read the catalog" in page.text
     assert "Traceback" not in page.text
+
+
+def test_serve_refuses_a_bad_dagster_url_or_secret_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from faucet_dagster.cli import main
+    from tests.faucet_dagster.console.conftest import LOCATION
+
+    monkeypatch.setenv("FAUCET_TOKENS", "me:viewer:" + "t" * 20)
+    code = main(["serve", "-f", LOCATION, "--dagster-url", "ftp://x"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "Dagster UI URL 'ftp://x' is not an http(s) URL" in err
+    assert "Traceback" not in err
+    monkeypatch.setenv("FAUCET_SESSION_SECRET", "s3cr7")
+    assert main(["serve", "-f", LOCATION]) != 0
+    err = capsys.readouterr().err
+    assert "FAUCET_SESSION_SECRET is 5 characters: give 32 or more" in err
+    assert "s3cr7" not in err  # the secret itself is never echoed
