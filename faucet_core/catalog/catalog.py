@@ -153,8 +153,9 @@ class Catalog:
 
         ``owners`` replaces the annotated owners, ``add_owners`` adds some,
         ``remove_owners`` takes some out, ``clear_owners`` drops them all;
-        ``remove_consumers`` drops consumers by name (one not declared is refused). Owners from code, OpenLineage or the ``catalog:``
-        block are not touched: a dataset's owners are the union of every source's.
+        ``remove_consumers`` drops consumers by name (one not declared is refused). Owners
+        from code, OpenLineage or the ``catalog:`` block are not touched: a dataset's owners
+        are the union of every source's.
         """
         with self._write("annotate a dataset in") as conn:
             entry_id = self._resolve(conn, ref)

@@ -50,6 +50,11 @@ class AssetIndex:
                 continue
         return cls(tuple(k.to_user_string() for k in keys), by_dataset)
 
+    def key_of(self, dataset_id: str) -> str | None:
+        """The key (``a/b``) of the asset that writes the dataset, if one does."""
+        key = self.by_dataset.get(dataset_id)
+        return key.to_user_string() if key is not None else None
+
     def link(self, base: str | None, dataset_id: str) -> str | None:
         """The asset's page in the Dagster UI, when ``base`` is set and the dataset is an
         asset of the location."""

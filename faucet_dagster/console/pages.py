@@ -330,6 +330,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             latest=detail.latest_profile,
             history=len(detail.profiles),
             dagster_link=index.link(ctx.dagster_url, d.id),
+            asset_key=index.key_of(d.id),
             can_edit=visit.who.role.allows(Role.OPERATOR),
             ts=ts,
             **visit.context(),
@@ -400,7 +401,9 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             raise PageError(400, f"asset: {shown!r} is not an asset of this code location")
         depth_text = form.get("depth", str(DEFAULT_DEPTH)).strip() or str(DEFAULT_DEPTH)
         if not depth_text.isdigit() or not 0 <= int(depth_text[:4]) <= ctx.max_depth:
-            raise PageError(400, f"depth: {depth_text[:20]!r} is not a number from 0 to 50")
+            raise PageError(
+                400, f"depth: {depth_text[:20]!r} is not a number from 0 to {ctx.max_depth}"
+            )
         depth = int(depth_text)
         pasted = form.get("sample").strip()
         if pasted and form.file_name:

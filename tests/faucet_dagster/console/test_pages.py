@@ -96,6 +96,7 @@ def test_a_dataset_page_has_schema_profile_sparklines_and_its_dagster_link(
     assert page.status_code == 200
     html = page.text
     assert f'href="{DAGSTER_URL}/assets/ledger"' in html
+    assert 'href="/ui/impact?asset=ledger"' in html
     assert "4 run(s) stored" in html
     spark = dict(
         re.findall(r'aria-label="(\w+) null rate" data-points="4" data-drift="(\d)"', html)
@@ -124,6 +125,7 @@ def test_lineage_consumers_and_contracts_of_the_lake_copy(operator: Browser) -> 
     names = [re.search(r"<td>([^<]+)</td>", r).group(1) for r in _rows(html, "consumers")]  # type: ignore[union-attr]
     assert names == ["crm-sync", "ids-only", "lake-audit"]
     assert "open in Dagster" not in html  # not an asset of the location: no link
+    assert "plan a change" not in html
     mart = operator.get("/ui/datasets/bigquery://mart.customers").text
     assert "v2 of airflow/mart declares: customer_id, email" in mart
 
@@ -182,6 +184,8 @@ def test_impact_with_an_uploaded_csv_sample_shows_the_breaking_columns(
     assert form.status_code == 200
     options = re.findall(r'<option value="([^"]+)"', form.text)
     assert options == ["contacts", "customers", "ledger", "raw", "untyped"]
+    chosen = operator.get("/ui/impact?asset=customers").text
+    assert '<option value="customers" selected>' in chosen
     csrf = operator.csrf("/ui/impact")
     page = operator.post(
         "/ui/impact",
