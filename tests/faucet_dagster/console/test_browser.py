@@ -142,6 +142,8 @@ def _sign_out(page: Any) -> None:
 def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, shots: Path) -> None:
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     try:
         _sign_in(page, server, "operator", shots / "01-signin.png")
         cookies = {c["name"]: c for c in context.cookies()}
@@ -153,10 +155,14 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         )
         assert TOKENS["operator"] not in session["value"]
 
-        # the list, then a server-side search
+        # the list (a dataset named <script>alert(1)</script> runs nothing), then a search
         rows = page.locator("#datasets tbody tr")
         assert rows.count() >= 5
         page.screenshot(path=str(shots / "02-datasets.png"), full_page=True)
+        page.click("#datasets a >> text=<script>")
+        page.wait_for_selector("#owners")
+        assert "s3://lake/<script>alert(1)</script>" in page.locator("h1").inner_text()
+        page.go_back()
         page.fill("input[name=q]", "ledger")
         page.click("form.search button")
         page.wait_for_url(re.compile(r".*/ui/datasets\?q=ledger$"))
@@ -178,6 +184,12 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         page.fill("#add-owner input[name=owner]", "team:browser")
         page.click("#add-owner button")
         page.wait_for_selector("text=team:browser")
+        page.fill("#add-owner input[name=owner]", "team:temporary")
+        page.click("#add-owner button")
+        page.wait_for_selector("text=team:temporary")
+        page.click('button[aria-label="remove owner team:temporary"]')
+        page.wait_for_load_state()
+        assert page.locator("ul.owners >> text=team:temporary").count() == 0
         page.fill("#add-consumer input[name=name]", "weekly-report")
         page.fill("#add-consumer input[name=kind]", "dashboard")
         page.fill("#add-consumer input[name=contact]", "#reports")
@@ -193,7 +205,7 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         page.screenshot(path=str(shots / "05-dataset-edited.png"), full_page=True)
         with Catalog(server.store) as catalog:
             detail = catalog.detail("dagster://ledger")
-        assert "team:browser" in detail.dataset.owners
+        assert detail.dataset.owners == ("team:finance", "team:browser")
         assert [c.name for c in detail.consumers] == ["weekly-report"]
         _sign_out(page)
         assert page.goto(server.url + "/ui/datasets") is not None
@@ -225,6 +237,7 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         page.screenshot(path=str(shots / "07-impact.png"), full_page=True)
         _sign_out(page)
         page.screenshot(path=str(shots / "08-signed-out.png"), full_page=True)
+        assert dialogs == []  # no script from the catalog ever ran
     finally:
         context.close()
 
