@@ -9,23 +9,16 @@ route                                         role      writes
 ``GET /ui/datasets/{id}``                     viewer    -
 ``POST /ui/datasets/{id}/owners``             operator  ``catalog.annotate`` (the API's)
 ``POST /ui/datasets/{id}/consumers``          operator  ``catalog.annotate`` (the API's)
-``GET/POST /ui/impact``                       viewer    audited ``plan`` (the API's)
+``GET/POST /ui/impact``                       viewer    audited ``plan`` (as the API's)
 ``GET /ui/audit[?before=]``                   admin     -
 ============================================  ========  ==================================
 
-Without a session a page redirects to ``/ui/signin?next=<the page>``. Every POST needs
-the session's CSRF token and an ``Origin`` of this server; a refusal is an HTML 403
-audited as ``denied`` (repeats bounded as the API's). Every error is an HTML page.
+Access (session, CSRF, Origin, role) is :mod:`faucet_dagster.console.access`.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
-import tempfile
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,23 +29,20 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from faucet_core.catalog import Catalog, Consumer
-from faucet_core.errors import CatalogError, FaucetError, StoreError
-from faucet_core.impact import DEFAULT_DEPTH, render_markdown
-from faucet_core.store.audit import Outcome, list_audit
+from faucet_core.catalog import Consumer
+from faucet_core.errors import CatalogError
+from faucet_core.store.audit import list_audit
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
-from faucet_dagster.console.assets import AssetIndex
-from faucet_dagster.console.forms import Form, FormError, read_form
-from faucet_dagster.console.render import error_page, page, redirect
-from faucet_dagster.console.session import (
-    COOKIE,
-    SIGNIN_COOKIE,
-    SIGNIN_SECONDS,
-    Session,
-    Sessions,
-    safe_next,
-    same_origin,
+from faucet_dagster.console.access import (
+    ConsoleContext,
+    PageError,
+    Visit,
+    page_guard,
+    signin_routes,
 )
+from faucet_dagster.console.assets import AssetIndex
+from faucet_dagster.console.impact import impact_page
+from faucet_dagster.console.render import page, redirect
 from faucet_dagster.console.views import (
     column_views,
     dataset_rows,
@@ -61,79 +51,19 @@ from faucet_dagster.console.views import (
     matches,
     ts,
 )
-from faucet_dagster.location import CodeLocation
-from faucet_dagster.server.actions import annotate_audited, plan_change, plan_json
-from faucet_dagster.server.auth import Principal, Role
-from faucet_dagster.server.guard import Guard, target_of
+from faucet_dagster.server.actions import annotate_audited
+from faucet_dagster.server.auth import Role
 
 __all__ = ["AUDIT_PAGE", "ConsoleContext", "console_routes"]
 
 AUDIT_PAGE = 50
 """Audit entries per page."""
-SAMPLE_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".parquet", ".arrow", ".feather")
 MAX_QUERY = 200
 MAX_NAME = 1024
-
-_log = logging.getLogger("faucet.serve")
 
 
 def _width(column: Any) -> int:
     return int(column.type.length)
-
-
-class PageError(Exception):
-    """Answer with an HTML error page (and, on a form post, audit it as rejected)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-@dataclass(frozen=True)
-class ConsoleContext:
-    """What the console reads and writes: the ``faucet serve`` app's own objects."""
-
-    location: CodeLocation
-    catalog: Catalog
-    gate: Guard
-    sessions: Sessions
-    dagster_url: str | None
-    max_body: int
-    max_depth: int = 50
-
-
-@dataclass(frozen=True)
-class Visit:
-    """One signed-in request: who, the CSRF token of its forms, the form it posted."""
-
-    session: Session
-    csrf: str
-    form: Form | None
-
-    @property
-    def who(self) -> Principal:
-        return self.session.principal
-
-    def context(self) -> dict[str, Any]:
-        return {"who": self.who, "csrf": self.csrf, "is_admin": self.who.role is Role.ADMIN}
-
-
-PageHandler = Callable[[Request, Visit], Awaitable[Response]]
-
-
-def _cookie_flags(request: Request) -> dict[str, Any]:
-    return {
-        "path": "/ui",
-        "httponly": True,
-        "samesite": "strict",
-        "secure": request.url.scheme == "https",
-    }
-
-
-def _here(request: Request) -> str:
-    path = request.url.path
-    return path + (f"?{request.url.query}" if request.url.query else "")
 
 
 def _checked(value: str, name: str, width: int, *, required: bool = True) -> str:
@@ -150,145 +80,12 @@ def _checked(value: str, name: str, width: int, *, required: bool = True) -> str
 
 def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
     """The routes to mount at ``/ui``."""
-    sessions = ctx.sessions
     catalog = ctx.catalog
+    route = page_guard(ctx)
 
     @functools.lru_cache(maxsize=1)
     def assets() -> AssetIndex:
         return AssetIndex.of(ctx.location.defs)
-
-    async def refuse(request: Request, who: Principal, action: str, message: str) -> Response:
-        await ctx.gate.refusal(request, action, 403, who)
-        return error_page(403, message, who=who)
-
-    def route(required: Role, action: str = "ui") -> Callable[[PageHandler], Any]:
-        """Session, then (on POST) Origin, form and CSRF token, then role; errors as pages."""
-
-        def wrap(handler: PageHandler) -> Callable[[Request], Awaitable[Response]]:
-            async def endpoint(request: Request) -> Response:
-                session = sessions.check(request.cookies.get(COOKIE))
-                if session is None:
-                    if request.method != "GET":
-                        return error_page(401, "your session has ended: sign in again")
-                    return redirect("/ui/signin?next=" + quote(_here(request), safe=""))
-                who = session.principal
-                form = None
-                if request.method == "POST":
-                    host = request.headers.get("host", "")
-                    if not same_origin(request.headers, request.url.scheme, host):
-                        return await refuse(
-                            request,
-                            who,
-                            action,
-                            "this form was not sent from this server's own page (Origin "
-                            "header missing or foreign): open the page here and send it again",
-                        )
-                    try:
-                        form = await read_form(request, ctx.max_body)
-                    except FormError as exc:
-                        return error_page(exc.status, exc.message, who=who)
-                    if not sessions.csrf_ok(session, form.get("csrf") or None):
-                        return await refuse(
-                            request,
-                            who,
-                            action,
-                            "the form's CSRF token is missing or wrong (an old or forged "
-                            "form): reload the page and send it again",
-                        )
-                if not who.role.allows(required):
-                    message = (
-                        f"{who.name} ({who.role.value}) may not {request.method} "
-                        f"{request.url.path}: it needs {required.value} or above"
-                    )
-                    if request.method == "POST":
-                        return await refuse(request, who, action, message)
-                    return error_page(403, message, who=who)
-                visit = Visit(session, sessions.csrf(session), form)
-                try:
-                    return await handler(request, visit)
-                except PageError as exc:
-                    if request.method == "POST":
-                        await ctx.gate.audit(
-                            who,
-                            action,
-                            Outcome.REJECTED,
-                            exc.status,
-                            target_of(request),
-                            error=exc.message,
-                        )
-                    return error_page(exc.status, exc.message, **visit.context())
-                except StoreError as exc:
-                    await ctx.gate.audit(
-                        who, action, Outcome.ERROR, 503, target_of(request), error=str(exc)
-                    )
-                    return error_page(503, str(exc), **visit.context())
-                except Exception as exc:  # the last line: log, audit, a page without traceback
-                    _log.exception("%s %s failed", request.method, request.url.path)
-                    name = type(exc).__name__
-                    await ctx.gate.audit(
-                        who, action, Outcome.ERROR, 500, target_of(request), error=name
-                    )
-                    return error_page(
-                        500, "internal error: the server log has the details", **visit.context()
-                    )
-
-            return endpoint
-
-        return wrap
-
-    # -- sign-in / sign-out ----------------------------------------------------------------
-    def signin_form(request: Request, status: int = 200, message: str = "") -> Response:
-        nonce = sessions.signin_nonce()
-        response = page(
-            "signin.html",
-            status,
-            csrf=sessions.signin_csrf(nonce),
-            next=safe_next(request.query_params.get("next")),
-            message=message,
-        )
-        response.set_cookie(SIGNIN_COOKIE, nonce, max_age=SIGNIN_SECONDS, **_cookie_flags(request))
-        return response
-
-    async def signin(request: Request) -> Response:
-        if request.method == "GET":
-            if sessions.check(request.cookies.get(COOKIE)) is not None:
-                return redirect(safe_next(request.query_params.get("next")))
-            return signin_form(request)
-        if not same_origin(request.headers, request.url.scheme, request.headers.get("host", "")):
-            await ctx.gate.refusal(request, "ui.signin", 403)
-            return error_page(403, "the sign-in form was not sent from this server's own page")
-        try:
-            form = await read_form(request, ctx.max_body)
-        except FormError as exc:
-            return error_page(exc.status, exc.message)
-        if not sessions.signin_ok(request.cookies.get(SIGNIN_COOKIE), form.get("csrf") or None):
-            await ctx.gate.refusal(request, "ui.signin", 403)
-            return signin_form(
-                request, 403, "the sign-in form had expired or was forged: sign in again"
-            )
-        found = sessions.sign_in(form.get("token").strip())
-        if found is None:
-            await ctx.gate.refusal(request, "ui.signin", 401)
-            return signin_form(
-                request,
-                401,
-                "that token is not valid for the console (unknown, or an ingest token): "
-                "paste a viewer, operator or admin token",
-            )
-        principal, value = found
-        await ctx.gate.audit(principal, "ui.signin", Outcome.OK, 303, "/ui/signin")
-        response = redirect(safe_next(form.get("next")))
-        flags = _cookie_flags(request)
-        response.set_cookie(COOKIE, value, max_age=sessions.lifetime, **flags)
-        response.delete_cookie(SIGNIN_COOKIE, path="/ui", samesite="strict", httponly=True)
-        return response
-
-    @route(Role.VIEWER, "ui.signout")
-    async def signout(request: Request, _visit: Visit) -> Response:
-        response = redirect("/ui/signin")
-        secure = request.url.scheme == "https"
-        response.delete_cookie(COOKIE, path="/ui", samesite="strict", httponly=True, secure=secure)
-        return response
 
     # -- datasets ------------------------------------------------------------------------
     @route(Role.VIEWER)
@@ -377,92 +174,6 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         )
         return await annotate(request, visit, consumers=[Consumer(name, kind, contact, columns)])
 
-    # -- impact --------------------------------------------------------------------------
-    @route(Role.VIEWER, "plan")
-    async def impact(request: Request, visit: Visit) -> Response:
-        index = await run_in_threadpool(assets)
-        context: dict[str, Any] = {
-            "assets": index.keys,
-            "chosen": "",
-            "depth": DEFAULT_DEPTH,
-            "report": None,
-            "impact": None,
-            "markdown": "",
-            "sample_text": "",
-            **visit.context(),
-        }
-        if visit.form is None:
-            context["chosen"] = request.query_params.get("asset", "")
-            return page("impact.html", **context)
-        form = visit.form
-        asset = form.get("asset").strip()
-        if asset not in index.keys:
-            shown = asset[:80] or "none"
-            raise PageError(400, f"asset: {shown!r} is not an asset of this code location")
-        depth_text = form.get("depth", str(DEFAULT_DEPTH)).strip() or str(DEFAULT_DEPTH)
-        if not depth_text.isdigit() or not 0 <= int(depth_text[:4]) <= ctx.max_depth:
-            raise PageError(
-                400, f"depth: {depth_text[:20]!r} is not a number from 0 to {ctx.max_depth}"
-            )
-        depth = int(depth_text)
-        pasted = form.get("sample").strip()
-        if pasted and form.file_name:
-            raise PageError(400, "sample: paste one or upload a file, not both")
-        started = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="faucet-plan-") as folder:
-            path: Path | None = None
-            shown_name = ""
-            if form.file_name:
-                suffix = Path(form.file_name).suffix.lower()
-                if suffix not in SAMPLE_SUFFIXES:
-                    raise PageError(
-                        400,
-                        f"sample file {form.file_name[:80]!r}: {suffix or 'no extension'} is not "
-                        f"a sample format: upload {', '.join(SAMPLE_SUFFIXES)}",
-                    )
-                path = Path(folder) / f"sample{suffix}"
-                path.write_bytes(form.file_data)
-                shown_name = form.file_name[:80]
-            elif pasted:
-                path = Path(folder) / "sample.jsonl"
-                path.write_text(pasted + "\n", encoding="utf-8")
-                shown_name = "the pasted sample"
-            try:
-                change = await run_in_threadpool(
-                    functools.partial(
-                        plan_change, ctx.location, catalog, [asset], sample=path, depth=depth
-                    )
-                )
-            except StoreError:
-                raise
-            except FaucetError as exc:
-                message = str(exc).replace(str(path), shown_name) if path else str(exc)
-                raise PageError(400, message) from None
-        report = plan_json(change)
-        await ctx.gate.audit(
-            visit.who,
-            "plan",
-            Outcome.OK,
-            200,
-            asset,
-            severity=change.severity.value,
-            depth=depth,
-            sample=shown_name or None,
-            ms=round((time.perf_counter() - started) * 1000, 1),
-            via="console",
-        )
-        context.update(
-            chosen=asset,
-            depth=depth,
-            report=report,
-            impact=report.get("impact"),
-            severity=change.severity.value,
-            markdown=render_markdown(change),
-            sample_text=pasted,
-            sample_name=shown_name,
-        )
-        return page("impact.html", **context)
-
     # -- audit ---------------------------------------------------------------------------
     @route(Role.ADMIN)
     async def audit(request: Request, visit: Visit) -> Response:
@@ -490,10 +201,10 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         return redirect("/ui/datasets")
 
     static = Path(__file__).parent / "static"
+    impact = impact_page(ctx, route, assets)
     return [
         Route("/", home, methods=["GET"]),
-        Route("/signin", signin, methods=["GET", "POST"]),
-        Route("/signout", signout, methods=["POST"]),
+        *signin_routes(ctx, route),
         Route("/datasets", datasets, methods=["GET"]),
         Route("/datasets/{id:path}/owners", owners, methods=["POST"]),
         Route("/datasets/{id:path}/consumers", consumers, methods=["POST"]),
