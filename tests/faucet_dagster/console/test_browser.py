@@ -140,6 +140,8 @@ def _sign_out(page: Any) -> None:
 
 
 def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, shots: Path) -> None:
+    from playwright.sync_api import expect
+
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     dialogs: list[str] = []
@@ -188,8 +190,7 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         page.click("#add-owner button")
         page.wait_for_selector("text=team:temporary")
         page.click('button[aria-label="remove owner team:temporary"]')
-        page.wait_for_load_state()
-        assert page.locator("ul.owners >> text=team:temporary").count() == 0
+        expect(page.locator("ul.owners >> text=team:temporary")).to_have_count(0)
         page.fill("#add-consumer input[name=name]", "weekly-report")
         page.fill("#add-consumer input[name=kind]", "dashboard")
         page.fill("#add-consumer input[name=contact]", "#reports")
@@ -200,8 +201,7 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         page.click("#add-consumer button")
         page.wait_for_selector("#consumers >> text=to-drop")
         page.click('button[aria-label="remove consumer to-drop"]')
-        page.wait_for_load_state()
-        assert page.locator("#consumers >> text=to-drop").count() == 0
+        expect(page.locator("#consumers >> text=to-drop")).to_have_count(0)
         page.screenshot(path=str(shots / "05-dataset-edited.png"), full_page=True)
         with Catalog(server.store) as catalog:
             detail = catalog.detail("dagster://ledger")
