@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import tempfile
 import time
@@ -273,8 +274,6 @@ def create_app(
     FaucetResource store, else ``FAUCET_STORE_URL``, else the default SQLite file), and
     the web console at ``/ui/`` (its asset links point at ``dagster_url``, else
     ``$FAUCET_DAGSTER_URL``; none when neither is set)."""
-    import os
-
     from faucet_dagster import console
 
     store = ProfileStore(store_url or location.store_url())
@@ -452,9 +451,8 @@ environment (``-m``/``-f`` target, store URL, tokens file) with :func:`app_from_
 
 
 def app_from_env() -> Starlette:
-    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file, store, tokens)."""
-    import os
-
+    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file, store, tokens,
+    dagster_url)."""
     from faucet_dagster.location import load_code_location
     from faucet_dagster.server.auth import load_tokens
 
