@@ -259,6 +259,7 @@ The HTTP API on the demo's store:
   export FAUCET_TOKENS="me:viewer:$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
   {faucet} serve -m {MODULE} --port 8765
   curl -H "Authorization: Bearer ${{FAUCET_TOKENS##*:}}" http://127.0.0.1:8765/v1/catalog/datasets
+  web console: http://127.0.0.1:8765/ui/  (sign in with the token: echo ${{FAUCET_TOKENS##*:}})
 
 The Dagster UI (http://127.0.0.1:3000):
   DAGSTER_HOME=$PWD/.dagster_home {_rel(BIN / "dagster")} dev"""

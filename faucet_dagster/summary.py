@@ -8,7 +8,7 @@ and limits, are in the markdown summary and in ``faucet/findings``.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from faucet_core.drift import DriftFinding
@@ -56,11 +56,18 @@ def sparkline(values: Sequence[float], drifted: Sequence[bool] = ()) -> str:
     return "".join(out)
 
 
-def drift_marks(column: str, runs: Iterable[Iterable[DriftFinding]]) -> list[bool]:
-    """Per run (given as its findings), whether a finding is about ``column``: a run is
-    marked on a column only for that column's own findings (its evidence included, which
-    is always the same column), never for another column's. Every view uses this."""
-    return [any(f.column == column for f in findings) for findings in runs]
+def drift_marks(
+    column: str, runs: Iterable[Iterable[DriftFinding | Mapping[str, Any]]]
+) -> list[bool]:
+    """Per run (given as its findings, as objects or as their stored dicts), whether a
+    finding is about ``column``: a run is marked on a column only for that column's own
+    findings (its evidence included, which is always the same column), never for another
+    column's. Every view uses this."""
+    return [any(_column_of(f) == column for f in findings) for findings in runs]
+
+
+def _column_of(finding: DriftFinding | Mapping[str, Any]) -> Any:
+    return finding.get("column") if isinstance(finding, Mapping) else finding.column
 
 
 def shown_distinct(col: ColumnProfile) -> int:

@@ -52,6 +52,8 @@ def test_importing_faucet_core_loads_no_dagster() -> None:
         "faucet_core.impact",
         "faucet_dagster",
         "faucet_dagster.lineage",
+        "faucet_dagster.console",
+        "faucet_dagster.server",
     ],
 )
 def test_all_names_strings_that_resolve(package: str) -> None:

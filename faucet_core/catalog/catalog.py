@@ -145,13 +145,17 @@ class Catalog:
         replace: bool = False,
         remove_owners: Sequence[str] = (),
         clear_owners: bool = False,
+        add_owners: Sequence[str] = (),
+        remove_consumers: Sequence[str] = (),
     ) -> DatasetDetail:
         """Edit the annotated owners and upsert consumers by name (``replace``: drop the
         consumers not listed first).
 
-        ``owners`` replaces the annotated owners, ``remove_owners`` takes some out,
-        ``clear_owners`` drops them all. Owners from code, OpenLineage or the ``catalog:``
-        block are not touched: a dataset's owners are the union of every source's.
+        ``owners`` replaces the annotated owners, ``add_owners`` adds some,
+        ``remove_owners`` takes some out, ``clear_owners`` drops them all;
+        ``remove_consumers`` drops consumers by name (one not declared is refused). Owners
+        from code, OpenLineage or the ``catalog:`` block are not touched: a dataset's owners
+        are the union of every source's.
         """
         with self._write("annotate a dataset in") as conn:
             entry_id = self._resolve(conn, ref)
@@ -163,6 +167,8 @@ class Catalog:
                 replace,
                 remove_owners=remove_owners,
                 clear_owners=clear_owners,
+                add_owners=add_owners,
+                remove_consumers=remove_consumers,
             )
         return self.detail(entry_id)
 
@@ -265,6 +271,18 @@ class Catalog:
         with self._reading() as conn:
             return profiles_of(conn, self._resolve(conn, ref), limit)
 
+    def last_drift(self) -> dict[str, dt.datetime]:
+        """Per dataset id, when its newest drifted profile was recorded (datasets that
+        never drifted are absent)."""
+        p = catalog_profiles.c
+        query = (
+            select(p.dataset_id, func.max(p.recorded_at))
+            .where(p.status == "drifted")
+            .group_by(p.dataset_id)
+        )
+        with self._reading() as conn:
+            return {str(row[0]): utc(row[1]) for row in conn.execute(query)}
+
     def counts(self) -> dict[str, int]:
         """Row counts of the catalog tables (datasets, edges, runs...)."""
         from faucet_core.store.schema import (
@@ -350,9 +368,12 @@ class Catalog:
         source: OwnerSource = OwnerSource.ANNOTATION,
         remove_owners: Sequence[str] = (),
         clear_owners: bool = False,
+        add_owners: Sequence[str] = (),
+        remove_consumers: Sequence[str] = (),
     ) -> None:
         """``owners`` replaces the owner set of ``source`` (the annotated owners unless
-        told otherwise); see :meth:`annotate`."""
+        told otherwise), ``add_owners`` adds to it; ``remove_consumers`` drops consumers by
+        name (a name not declared is refused); see :meth:`annotate`."""
         now = dt.datetime.now(dt.timezone.utc)
         t = catalog_datasets.c
         c = catalog_consumers.c
@@ -363,8 +384,12 @@ class Catalog:
             owners=owners,
             remove=remove_owners,
             clear=clear_owners,
+            add=add_owners,
             now=now,
         )
+        if remove_consumers:
+            self._drop_consumers(conn, key, remove_consumers)
+            conn.execute(update(catalog_datasets).where(t.id == key).values(updated_at=now))
         if replace:
             keep = [x.name for x in consumers]
             conn.execute(delete(catalog_consumers).where(c.dataset_id == key, c.name.not_in(keep)))
@@ -386,6 +411,19 @@ class Catalog:
             )
             upsert_ignore(conn, catalog_consumers, rows)
             conn.execute(update(catalog_datasets).where(t.id == key).values(updated_at=now))
+
+    @staticmethod
+    def _drop_consumers(conn: Connection, key: str, names: Sequence[str]) -> None:
+        c = catalog_consumers.c
+        rows = conn.execute(select(c.name).where(c.dataset_id == key)).all()
+        held = {str(row[0]) for row in rows}
+        missing = [n for n in names if n not in held]
+        if missing:
+            known = ", ".join(sorted(held)) or "none"
+            raise CatalogError(
+                f"dataset {key} has no consumer {missing[0]!r} to remove; its consumers: {known}"
+            )
+        conn.execute(delete(catalog_consumers).where(c.dataset_id == key, c.name.in_(names)))
 
 
 class _Transaction:

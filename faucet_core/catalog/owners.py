@@ -164,17 +164,19 @@ def edit_owners(
     owners: Sequence[str] | None = None,
     remove: Sequence[str] = (),
     clear: bool = False,
+    add: Sequence[str] = (),
     now: dt.datetime,
 ) -> None:
-    """Edit one source's owner set of dataset ``key``: ``owners`` replaces it, ``remove``
-    takes names out, ``clear`` empties it. Editing the ``annotation`` set also edits the
-    ``legacy`` one (owners an older faucet recorded, when annotate replaced every owner).
+    """Edit one source's owner set of dataset ``key``: ``owners`` replaces it, ``add``
+    puts names in (in order, no repeat), ``remove`` takes names out, ``clear`` empties it.
+    Editing the ``annotation`` set also edits the ``legacy`` one (owners an older faucet
+    recorded, when annotate replaced every owner).
 
     Removing a name the set does not hold is refused, naming where the name comes from.
     """
-    if owners is None and not remove and not clear:
+    if owners is None and not remove and not clear and not add:
         return
-    if clear and (owners is not None or remove):
+    if clear and (owners is not None or remove or add):
         raise CatalogError(
             "clearing the annotated owners cannot be combined with setting or removing "
             "some: give one of them"
@@ -189,6 +191,9 @@ def edit_owners(
     elif owners is not None:
         updates = {(key, s): () for s in edited[1:]}
         updates[(key, source)] = clean_names(owners)
+    if add:
+        held_now = updates.get((key, source), sets.get(source, ()))
+        updates[(key, source)] = clean_names([*held_now, *add])
     if remove:
         drop = set(clean_names(remove))
         held = {n for s in edited for n in sets.get(s, ())}

@@ -113,8 +113,10 @@ def list_audit(
     limit: int = 100,
     action: str | None = None,
     actor: str | None = None,
+    before: int | None = None,
 ) -> list[AuditEntry]:
-    """The newest ``limit`` entries, newest first; optionally of one action or actor."""
+    """The newest ``limit`` entries, newest first; optionally of one action or actor, or
+    only those older than entry id ``before`` (the next page)."""
     t = audit_log.c
     raw = [type_coerce(c, NullType()).label(c.name) for c in audit_log.c]  # converted below
     query = select(*raw).order_by(t.id.desc()).limit(max(0, limit))
@@ -122,6 +124,8 @@ def list_audit(
         query = query.where(t.action == action)
     if actor:
         query = query.where(t.actor == actor)
+    if before is not None:
+        query = query.where(t.id < before)
     where = engine.url.render_as_string(hide_password=True)
     try:
         with reader(engine).connect() as conn:

@@ -20,7 +20,7 @@ from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
 from faucet_dagster.cli.common import add_location_args, announce_new_store, location_of
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.summary import sparkline
+from faucet_dagster.summary import drift_marks, sparkline
 
 __all__ = ["add_catalog_parser", "open_catalog"]
 
@@ -173,8 +173,7 @@ def _profile_lines(detail: DatasetDetail) -> list[str]:
     for name, col in latest.profile.columns.items():
         seen = [p for p in history if name in p.profile.columns]
         rates = [p.profile.columns[name].null_rate for p in seen]
-        # Marked only for this column's own findings, as in the check's summary.
-        marks = [any(f.get("column") == name for f in p.findings) for p in seen]
+        marks = drift_marks(name, (p.findings for p in seen))  # as the check's summary
         lines.append(f"    {name}: null {fmt_rate(col.null_rate)} trend {sparkline(rates, marks)}")
     return lines
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from faucet_core.errors import ConfigError
@@ -24,12 +25,30 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     tokens = load_tokens(args.tokens)
+    from faucet_dagster.console import (
+        ENV_DAGSTER_URL,
+        ENV_SESSION_SECRET,
+        dagster_url,
+        session_secret,
+    )
+
+    dagster = dagster_url(args.dagster_url or os.environ.get(ENV_DAGSTER_URL))
+    session_secret()  # a FAUCET_SESSION_SECRET too short is refused before serving
+    if args.workers > 1 and not os.environ.get(ENV_SESSION_SECRET):
+        print(
+            f"faucet serve: {ENV_SESSION_SECRET} is not set, so each of the {args.workers} "
+            "workers signs console sessions with its own random secret and a browser is signed "
+            f"out whenever another worker answers: set {ENV_SESSION_SECRET} (32+ characters)",
+            file=sys.stderr,
+            flush=True,
+        )
     from faucet_dagster.cli.common import announce_new_store
 
     announce_new_store(args.store or location.store_url())
     print(
         f"faucet serve: {location.name} on http://{args.host}:{args.port} "
-        f"({len(tokens)} token(s), {args.workers} worker(s)); Ctrl-C stops",
+        f"({len(tokens)} token(s), {args.workers} worker(s)); Ctrl-C stops\n"
+        f"  web console: http://{args.host}:{args.port}/ui/",
         flush=True,
     )
     options: dict[str, Any] = {
@@ -39,11 +58,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "ws": "none",
     }
     if args.workers == 1:
-        uvicorn.run(create_app(location, tokens, args.store), **options)
+        uvicorn.run(create_app(location, tokens, args.store, dagster_url=dagster), **options)
         return 0
     from faucet_dagster.server.app import ENV_SERVE
 
-    spec = {"module": args.module, "file": args.file, "store": args.store, "tokens": args.tokens}
+    spec = {
+        "module": args.module,
+        "file": args.file,
+        "store": args.store,
+        "tokens": args.tokens,
+        "dagster_url": dagster,
+    }
     os.environ[ENV_SERVE] = json.dumps(spec)  # each worker process builds its own app
     uvicorn.run(
         "faucet_dagster.server.app:app_from_env", factory=True, workers=args.workers, **options
@@ -80,6 +105,10 @@ def add_serve_parsers(sub: Any) -> None:
     s.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
     s.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")
     s.add_argument("--tokens", help="JSON or YAML file of name/role/token (adds $FAUCET_TOKENS)")
+    s.add_argument(
+        "--dagster-url",
+        help="the Dagster UI's base URL, for the console's asset links (else $FAUCET_DAGSTER_URL)",
+    )
     s.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )

@@ -11,6 +11,7 @@ route                                      role                audited as
 ``GET  /v1/audit``                         admin               -
 ``GET  /metrics``                          viewer              -
 ``GET  /healthz``                          none                -
+``/ui/...`` (the web console)              viewer and up       see :mod:`faucet_dagster.console`
 =========================================  ==================  ==============================
 
 401 without a valid bearer token, 403 below the role (audited as ``denied`` on audited
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import tempfile
 import time
@@ -55,9 +57,10 @@ from faucet_core.impact import DEFAULT_DEPTH
 from faucet_core.json_limits import JsonLimitError, check_json
 from faucet_core.lineage.receiver import LINEAGE_PATH
 from faucet_core.store import ProfileStore
-from faucet_core.store.audit import Outcome, list_audit, record_audit
+from faucet_core.store.audit import Outcome, list_audit
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.location import CodeLocation
+from faucet_dagster.server.actions import annotate_audited, plan_change, plan_json
 from faucet_dagster.server.auth import Principal, Role, TokenTable
 from faucet_dagster.server.guard import (
     BadRequest,
@@ -264,9 +267,15 @@ def create_app(
     location: CodeLocation,
     tokens: TokenTable,
     store_url: str | None = None,
+    *,
+    dagster_url: str | None = None,
 ) -> Starlette:
     """The API over ``location`` and the store at ``store_url`` (default: the location's
-    FaucetResource store, else ``FAUCET_STORE_URL``, else the default SQLite file)."""
+    FaucetResource store, else ``FAUCET_STORE_URL``, else the default SQLite file), and
+    the web console at ``/ui/`` (its asset links point at ``dagster_url``, else
+    ``$FAUCET_DAGSTER_URL``; none when neither is set)."""
+    from faucet_dagster import console
+
     store = ProfileStore(store_url or location.store_url())
     engine = store.engine
     server = _Server(location, store, Catalog(engine), tokens, Guard(tokens, engine))
@@ -379,6 +388,19 @@ def create_app(
         Route("/v1/audit", audit, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),
         Route("/healthz", health, methods=["GET"]),
+        console.console_mount(
+            console.ConsoleContext(
+                location=location,
+                catalog=catalog,
+                gate=server.gate,
+                sessions=console.Sessions(tokens, console.session_secret()),
+                dagster_url=console.dagster_url(
+                    dagster_url or os.environ.get(console.ENV_DAGSTER_URL)
+                ),
+                max_body=MAX_BODY_BYTES,
+                max_depth=MAX_DEPTH,
+            )
+        ),
     ]
 
     @contextlib.asynccontextmanager
@@ -390,18 +412,18 @@ def create_app(
             catalog.close()
             store.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=http_error_handlers())
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=http_error_handlers(console.http_error_page),
+    )
     app.state.store = store
     app.state.catalog = catalog
     return app
 
 
 def _plan(server: _Server, body: PlanRequest) -> dict[str, Any]:
-    """The same JSON as ``faucet plan --impact --json``: one asset keeps the single-report
-    shape (``{"impact": ...}``), a change set of several is ``{"change": ...}``."""
-    from faucet_dagster.plan import plan_change_impact
-
-    defs = server.location.defs
+    """The same JSON as ``faucet plan --impact --json`` (:func:`plan_json`)."""
     with tempfile.TemporaryDirectory(prefix="faucet-plan-") as folder:
         path = None
         if body.sample is not None:
@@ -409,37 +431,18 @@ def _plan(server: _Server, body: PlanRequest) -> dict[str, Any]:
             with path.open("w") as out:
                 for record in body.sample:
                     out.write(json.dumps(record) + "\n")
-        change = plan_change_impact(
-            server.catalog, defs, body.selections, sample=path, depth=body.depth
+        change = plan_change(
+            server.location, server.catalog, body.selections, sample=path, depth=body.depth
         )
-    single = change.plans[0] if len(change.plans) == 1 else None
-    if single is not None and single.report is not None:
-        return single.report.to_dict()
-    return change.to_dict()
+    return plan_json(change)
 
 
 def _annotate(server: _Server, ref: str, body: AnnotateRequest, who: Principal) -> DatasetDetail:
     """Annotate and audit in one transaction: both are written or neither."""
-    catalog = server.catalog
     consumers = [Consumer(c.name, c.kind, c.contact, tuple(c.columns)) for c in body.consumers]
-    with catalog._write("annotate a dataset in") as conn:
-        key = catalog._resolve(conn, ref)
-        catalog._annotate(conn, key, body.owners, consumers, body.replace)
-        record_audit(
-            conn,
-            actor=who.name,
-            role=who.role.value,
-            action="catalog.annotate",
-            outcome=Outcome.OK,
-            status=200,
-            target=key,
-            detail={
-                "owners": body.owners,
-                "consumers": [c.name for c in body.consumers],
-                "replace": body.replace,
-            },
-        )
-    return catalog.detail(key)
+    return annotate_audited(
+        server.catalog, ref, who, owners=body.owners, consumers=consumers, replace=body.replace
+    )
 
 
 ENV_SERVE = "FAUCET_SERVE_LOCATION"
@@ -448,12 +451,16 @@ environment (``-m``/``-f`` target, store URL, tokens file) with :func:`app_from_
 
 
 def app_from_env() -> Starlette:
-    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file, store, tokens)."""
-    import os
-
+    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file, store, tokens,
+    dagster_url)."""
     from faucet_dagster.location import load_code_location
     from faucet_dagster.server.auth import load_tokens
 
     spec = json.loads(os.environ[ENV_SERVE])
     location = load_code_location(spec.get("module"), spec.get("file"))
-    return create_app(location, load_tokens(spec.get("tokens")), spec.get("store"))
+    return create_app(
+        location,
+        load_tokens(spec.get("tokens")),
+        spec.get("store"),
+        dagster_url=spec.get("dagster_url"),
+    )

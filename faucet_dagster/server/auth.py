@@ -83,6 +83,13 @@ class TokenTable:
     def __repr__(self) -> str:
         return f"TokenTable({', '.join(repr(p) for _, p in self._entries)})"
 
+    def fingerprints(self, key: bytes) -> dict[str, tuple[Principal, bytes]]:
+        """Each name's principal and HMAC-SHA256 of its token under ``key``: what a
+        browser session is checked against, without keeping or showing the token."""
+        return {
+            p.name: (p, hmac.new(key, secret, "sha256").digest()) for secret, p in self._entries
+        }
+
     def lookup(self, token: str) -> Principal | None:
         given = token.encode()
         found = None

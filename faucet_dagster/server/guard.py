@@ -202,19 +202,24 @@ class Guard:
         who = ANONYMOUS
         if response.status_code == 403:
             who = self.principal(request) or ANONYMOUS
+        await self.refusal(request, action, response.status_code, who)
+
+    async def refusal(
+        self, request: Request, action: str, status: int, who: Principal = ANONYMOUS
+    ) -> None:
+        """Audit a refused request (401/403) of ``who`` as ``denied``, repeats bounded (see
+        :mod:`faucet_dagster.server.refusals`)."""
         role = who.role.value if who is not ANONYMOUS else "-"
         client = request.client.host if request.client else "-"
         now = self.clock()
         await run_in_threadpool(self._write_repeats, self.limiter.closed(now))
-        first, group = self.limiter.note(
-            RefusalGroup(client, who.name, role, action, response.status_code), now
-        )
+        first, group = self.limiter.note(RefusalGroup(client, who.name, role, action, status), now)
         if first:
             await self.audit(
                 who,
                 action,
                 Outcome.DENIED,
-                response.status_code,
+                status,
                 target_of(request),
                 client=group.client,
             )
@@ -287,8 +292,15 @@ class Guard:
         return wrap
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
+ErrorPages = Callable[[Request, int, str], "Response | None"]
+
+
+async def _http_error(request: Request, exc: Exception, pages: ErrorPages | None) -> Response:
     assert isinstance(exc, HTTPException)
+    if pages is not None:  # e.g. the web console answers its own paths in HTML
+        html = pages(request, exc.status_code, (exc.headers or {}).get("Allow", ""))
+        if html is not None:
+            return html
     if exc.status_code == 404:
         message = f"no route {request.url.path[:200]!r}: see the API's routes in docs/serve.md"
     elif exc.status_code == 405:
@@ -300,6 +312,13 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
-def http_error_handlers() -> dict[Any, Callable[[Request, Exception], Awaitable[Response]]]:
-    """Starlette ``exception_handlers`` that answer the router's 404 / 405 in JSON."""
-    return {HTTPException: _http_error}
+def http_error_handlers(
+    pages: ErrorPages | None = None,
+) -> dict[Any, Callable[[Request, Exception], Awaitable[Response]]]:
+    """Starlette ``exception_handlers`` that answer the router's 404 / 405 in JSON, or
+    with ``pages`` (request, status, Allow header) where it gives an answer."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        return await _http_error(request, exc, pages)
+
+    return {HTTPException: handler}

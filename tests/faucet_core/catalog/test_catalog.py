@@ -297,3 +297,27 @@ def test_the_catalog_shares_the_profile_stores_schema_and_engine(store_url: str)
         cat.close()  # does not dispose the store's engine
         store.record("orders", day(1))
         assert Catalog(store.engine).counts()["datasets"] == 2
+
+
+def test_annotate_adds_owners_and_removes_consumers_by_name(catalog: Catalog) -> None:
+    catalog.record([run("r1", 1)])
+    catalog.annotate(B.id, owners=["team-a"], consumers=[Consumer("dash"), Consumer("ml")])
+    added = catalog.annotate(B.id, add_owners=["team-b", "team-a"])
+    assert added.dataset.owners == ("team-a", "team-b")  # kept in order, no repeat
+    dropped = catalog.annotate(B.uri, remove_consumers=["dash"], remove_owners=["team-a"])
+    assert [c.name for c in dropped.consumers] == ["ml"]
+    assert dropped.dataset.owners == ("team-b",)
+    with pytest.raises(CatalogError, match="has no consumer 'dash' to remove; its consumers: ml"):
+        catalog.annotate(B.id, remove_consumers=["dash"])
+    with pytest.raises(CatalogError, match="cannot be combined"):
+        catalog.annotate(B.id, clear_owners=True, add_owners=["x"])
+    assert [c.name for c in catalog.detail(B.id).consumers] == ["ml"]  # nothing half-done
+
+
+def test_last_drift_is_the_newest_drifted_profile_per_dataset(catalog: Catalog) -> None:
+    catalog.record([run("r1", 1)])
+    for i, status in enumerate(("stable", "drifted", "drifted", "stable")):
+        catalog.record_profile(
+            B, run_id=f"p{i}", profile=day(i, rows=20), status=status, recorded_at=at(i)
+        )
+    assert catalog.last_drift() == {B.id: at(2)}

@@ -1,0 +1,64 @@
+"""What the console knows of the code location's assets: their keys (the impact page's
+choices) and which catalog dataset each writes (for the link to the Dagster UI)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import dagster as dg
+
+from faucet_core.errors import ConfigError, FaucetError
+from faucet_dagster.lineage.mapping import asset_dataset
+
+__all__ = ["ENV_DAGSTER_URL", "AssetIndex", "dagster_url"]
+
+ENV_DAGSTER_URL = "FAUCET_DAGSTER_URL"
+
+
+def dagster_url(value: str | None) -> str | None:
+    """A Dagster UI base URL (``http(s)://host[:port][/prefix]``), without its trailing
+    slash; None when unset. Anything else is refused in one line."""
+    if value is None or not value.strip():
+        return None
+    url = value.strip().rstrip("/")
+    if not url.lower().startswith(("http://", "https://")) or any(c in url for c in "\"'<> "):
+        raise ConfigError(
+            f"Dagster UI URL {value!r} is not an http(s) URL: give one such as "
+            "http://127.0.0.1:3000 (--dagster-url or FAUCET_DAGSTER_URL)"
+        )
+    return url
+
+
+@dataclass(frozen=True)
+class AssetIndex:
+    keys: tuple[str, ...]
+    """Every asset key of the location, as ``a/b``, sorted."""
+    by_dataset: dict[str, dg.AssetKey]
+    """Catalog dataset id -> the asset that writes it."""
+
+    @classmethod
+    def of(cls, defs: dg.Definitions) -> AssetIndex:
+        graph = defs.resolve_asset_graph()
+        keys = sorted(graph.get_all_asset_keys())
+        by_dataset: dict[str, dg.AssetKey] = {}
+        for key in keys:
+            node = graph.get(key)
+            try:
+                by_dataset[asset_dataset(key, node.metadata, node.tags).id] = key
+            except FaucetError:  # a bad faucet/dataset entry: no link for that asset only
+                continue
+        return cls(tuple(k.to_user_string() for k in keys), by_dataset)
+
+    def key_of(self, dataset_id: str) -> str | None:
+        """The key (``a/b``) of the asset that writes the dataset, if one does."""
+        key = self.by_dataset.get(dataset_id)
+        return key.to_user_string() if key is not None else None
+
+    def link(self, base: str | None, dataset_id: str) -> str | None:
+        """The asset's page in the Dagster UI, when ``base`` is set and the dataset is an
+        asset of the location."""
+        key = self.by_dataset.get(dataset_id)
+        if base is None or key is None:
+            return None
+        return f"{base}/assets/" + "/".join(quote(part, safe="") for part in key.path)

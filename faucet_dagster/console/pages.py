@@ -1,0 +1,215 @@
+"""The console's routes under ``/ui``: sign-in, datasets, a dataset (with its owner and
+consumer forms), impact, audit.
+
+============================================  ========  ==================================
+route                                         role      writes
+============================================  ========  ==================================
+``GET/POST /ui/signin``, ``POST /ui/signout``  -         audited ``ui.signin`` (ok/denied)
+``GET /ui/datasets[?q=]``                     viewer    -
+``GET /ui/datasets/{id}``                     viewer    -
+``POST /ui/datasets/{id}/owners``             operator  ``catalog.annotate`` (the API's)
+``POST /ui/datasets/{id}/consumers``          operator  ``catalog.annotate`` (the API's)
+``GET/POST /ui/impact``                       viewer    audited ``plan`` (as the API's)
+``GET /ui/audit[?before=]``                   admin     -
+============================================  ========  ==================================
+
+Access (session, CSRF, Origin, role) is :mod:`faucet_dagster.console.access`.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from faucet_core.catalog import Consumer
+from faucet_core.errors import CatalogError
+from faucet_core.store.audit import list_audit
+from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
+from faucet_dagster.console.access import (
+    ConsoleContext,
+    PageError,
+    Visit,
+    page_guard,
+    signin_routes,
+)
+from faucet_dagster.console.assets import AssetIndex
+from faucet_dagster.console.impact import impact_page
+from faucet_dagster.console.render import page, redirect
+from faucet_dagster.console.views import (
+    column_views,
+    dataset_rows,
+    edge_views,
+    kind_of,
+    matches,
+    ts,
+)
+from faucet_dagster.server.actions import annotate_audited
+from faucet_dagster.server.auth import Role
+
+__all__ = ["AUDIT_PAGE", "ConsoleContext", "console_routes"]
+
+AUDIT_PAGE = 50
+"""Audit entries per page."""
+MAX_QUERY = 200
+MAX_NAME = 1024
+
+
+def _width(column: Any) -> int:
+    return int(column.type.length)
+
+
+def _checked(value: str, name: str, width: int, *, required: bool = True) -> str:
+    """A form field stripped, held to ``width`` characters and no NUL."""
+    value = value.strip()
+    if required and not value:
+        raise PageError(400, f"{name}: empty: fill it in")
+    if len(value) > width:
+        raise PageError(400, f"{name}: longer than {width:,} characters: shorten it")
+    if "\x00" in value:
+        raise PageError(400, f"{name}: holds a NUL character: remove it")
+    return value
+
+
+def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
+    """The routes to mount at ``/ui``."""
+    catalog = ctx.catalog
+    route = page_guard(ctx)
+
+    @functools.lru_cache(maxsize=1)
+    def assets() -> AssetIndex:
+        return AssetIndex.of(ctx.location.defs)
+
+    # -- datasets ------------------------------------------------------------------------
+    @route(Role.VIEWER)
+    async def datasets(request: Request, visit: Visit) -> Response:
+        query = request.query_params.get("q", "")
+        if len(query) > MAX_QUERY or "\x00" in query:
+            raise PageError(400, f"q: longer than {MAX_QUERY} characters or holds a NUL")
+        entries = await run_in_threadpool(catalog.datasets)
+        drifts = await run_in_threadpool(catalog.last_drift)
+        index = await run_in_threadpool(assets)
+        rows = dataset_rows(entries, drifts, index.by_dataset)
+        shown = [r for r in rows if matches(r, query)] if query.strip() else rows
+        return page("datasets.html", rows=shown, total=len(rows), q=query, **visit.context())
+
+    def dataset_ref(request: Request) -> str:
+        ref = str(request.path_params["id"])
+        limit = _width(catalog_datasets.c.uri)
+        if len(ref) > limit or "\x00" in ref:
+            raise PageError(400, f"dataset id: longer than {limit:,} characters or holds a NUL")
+        return ref
+
+    @route(Role.VIEWER)
+    async def dataset(request: Request, visit: Visit) -> Response:
+        ref = dataset_ref(request)
+        try:
+            detail = await run_in_threadpool(catalog.detail, ref)
+        except CatalogError as exc:
+            raise PageError(404, str(exc)) from None
+        index = await run_in_threadpool(assets)
+        d = detail.dataset
+        return page(
+            "dataset.html",
+            d=d,
+            detail=detail,
+            columns=column_views(detail),
+            upstream=edge_views(detail.upstream, upstream=True),
+            downstream=edge_views(detail.downstream, upstream=False),
+            kind=kind_of(d, d.id in index.by_dataset),
+            latest=detail.latest_profile,
+            history=len(detail.profiles),
+            dagster_link=index.link(ctx.dagster_url, d.id),
+            asset_key=index.key_of(d.id),
+            can_edit=visit.who.role.allows(Role.OPERATOR),
+            ts=ts,
+            **visit.context(),
+        )
+
+    async def annotate(request: Request, visit: Visit, **change: Any) -> Response:
+        ref = dataset_ref(request)
+        try:
+            detail = await run_in_threadpool(
+                functools.partial(annotate_audited, catalog, ref, visit.who, **change)
+            )
+        except CatalogError as exc:
+            status = 404 if "no dataset" in str(exc) else 400
+            raise PageError(status, str(exc)) from None
+        return redirect(f"/ui/datasets/{quote(detail.dataset.id, safe='')}")
+
+    @route(Role.OPERATOR, "catalog.annotate")
+    async def owners(request: Request, visit: Visit) -> Response:
+        assert visit.form is not None
+        owner = _checked(visit.form.get("owner"), "owner", MAX_NAME)
+        what = visit.form.get("action")
+        if what not in ("add", "remove"):
+            raise PageError(400, f"action: {what[:40]!r} is not add or remove")
+        key = "add_owners" if what == "add" else "remove_owners"
+        return await annotate(request, visit, **{key: [owner]})
+
+    @route(Role.OPERATOR, "catalog.annotate")
+    async def consumers(request: Request, visit: Visit) -> Response:
+        assert visit.form is not None
+        form = visit.form
+        c = catalog_consumers.c
+        name = _checked(form.get("name"), "consumer name", _width(c.name))
+        what = form.get("action")
+        if what == "remove":
+            return await annotate(request, visit, remove_consumers=[name])
+        if what != "add":
+            raise PageError(400, f"action: {what[:40]!r} is not add or remove")
+        kind = _checked(form.get("kind"), "kind", _width(c.kind), required=False)
+        contact = _checked(form.get("contact"), "contact", _width(c.contact), required=False)
+        columns = tuple(
+            _checked(col, "column", MAX_NAME)
+            for col in form.get("columns").split(",")
+            if col.strip()
+        )
+        return await annotate(request, visit, consumers=[Consumer(name, kind, contact, columns)])
+
+    # -- audit ---------------------------------------------------------------------------
+    @route(Role.ADMIN)
+    async def audit(request: Request, visit: Visit) -> Response:
+        raw = request.query_params.get("before", "")
+        before = None
+        if raw:
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+                raise PageError(400, f"before: {raw[:20]!r} is not an entry number")
+            before = int(raw)
+        entries = await run_in_threadpool(
+            functools.partial(list_audit, catalog.engine, limit=AUDIT_PAGE + 1, before=before)
+        )
+        more = len(entries) > AUDIT_PAGE
+        entries = entries[:AUDIT_PAGE]
+        return page(
+            "audit.html",
+            entries=entries,
+            next_before=entries[-1].id if more and entries else None,
+            first=before is None,
+            width=_width(audit_log.c.target),
+            **visit.context(),
+        )
+
+    async def home(_request: Request) -> Response:
+        return redirect("/ui/datasets")
+
+    static = Path(__file__).parent / "static"
+    impact = impact_page(ctx, route, assets)
+    return [
+        Route("/", home, methods=["GET"]),
+        *signin_routes(ctx, route),
+        Route("/datasets", datasets, methods=["GET"]),
+        Route("/datasets/{id:path}/owners", owners, methods=["POST"]),
+        Route("/datasets/{id:path}/consumers", consumers, methods=["POST"]),
+        Route("/datasets/{id:path}", dataset, methods=["GET"]),
+        Route("/impact", impact, methods=["GET", "POST"]),
+        Route("/audit", audit, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=static), name="static"),
+    ]
