@@ -20,7 +20,8 @@ def _one_line(exc: BaseException) -> str:
     text = str(exc)
     assert "\n" not in text
     assert "Traceback" not in text
-    assert exc.__cause__ is None and exc.__suppress_context__
+    assert exc.__cause__ is None
+    assert exc.__suppress_context__
     return text
 
 
@@ -94,12 +95,10 @@ def test_a_query_error_is_one_line(postgres_url: str) -> None:
     engine = sa.create_engine(postgres_url)
     with engine.connect() as conn:
         schema = str(conn.execute(sa.text("SELECT current_schema()")).scalar_one())
-    warehouse = Warehouse("postgres", engine, schema)
-    warehouse.load(pa.table({"x": [1, 2]}), "locked")
-    role = f"faucet_reader_{warehouse.default_schema[-12:]}"
-    warehouse.execute(
-        f"CREATE ROLE {role}", f"GRANT USAGE ON SCHEMA {warehouse.default_schema} TO {role}"
-    )
+    pg = Warehouse("postgres", engine, schema)
+    pg.load(pa.table({"x": [1, 2]}), "locked")
+    role = f"faucet_reader_{schema[-12:]}"
+    pg.execute(f"CREATE ROLE {role}", f"GRANT USAGE ON SCHEMA {warehouse.default_schema} TO {role}")
     try:
         with warehouse.engine.connect() as conn:
             conn.execute(sa.text(f"SET ROLE {role}"))
@@ -109,5 +108,5 @@ def test_a_query_error_is_one_line(postgres_url: str) -> None:
         text = _one_line(info.value)
         assert "InsufficientPrivilege: permission denied for table locked" in text
     finally:
-        warehouse.execute(f"DROP OWNED BY {role}", f"DROP ROLE {role}")
+        pg.execute(f"DROP OWNED BY {role}", f"DROP ROLE {role}")
         engine.dispose()
