@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from faucet_core.errors import FaucetError, ProfilingInputError
 from faucet_core.profile import Profiler, SqlTable, profile, profile_sql
-from tests.faucet_core.profile.sqldata import Warehouse, warehouse  # noqa: F401
+from tests.faucet_core.profile.sqldata import Warehouse, warehouse
 
 SECRET = "s3cr3t-pw"
 
@@ -25,7 +25,7 @@ def _one_line(exc: BaseException) -> str:
     return text
 
 
-def test_a_missing_table(warehouse: Warehouse) -> None:  # noqa: F811
+def test_a_missing_table(warehouse: Warehouse) -> None:
     with pytest.raises(ProfilingInputError) as info:
         profile_sql(SqlTable(warehouse.engine, "no_such_table"))
     text = _one_line(info.value)
@@ -33,7 +33,7 @@ def test_a_missing_table(warehouse: Warehouse) -> None:  # noqa: F811
     assert "no such table or view; check the name and the schema" in text
 
 
-def test_a_missing_schema(warehouse: Warehouse) -> None:  # noqa: F811
+def test_a_missing_schema(warehouse: Warehouse) -> None:
     warehouse.load(pa.table({"x": [1]}), "t")
     with pytest.raises(ProfilingInputError) as info:
         profile_sql(SqlTable(warehouse.engine, "t", schema="no_such_schema"))
