@@ -98,9 +98,9 @@ def test_a_query_error_is_one_line(postgres_url: str) -> None:
     pg = Warehouse("postgres", engine, schema)
     pg.load(pa.table({"x": [1, 2]}), "locked")
     role = f"faucet_reader_{schema[-12:]}"
-    pg.execute(f"CREATE ROLE {role}", f"GRANT USAGE ON SCHEMA {warehouse.default_schema} TO {role}")
+    pg.execute(f"CREATE ROLE {role}", f"GRANT USAGE ON SCHEMA {schema} TO {role}")
     try:
-        with warehouse.engine.connect() as conn:
+        with engine.connect() as conn:
             conn.execute(sa.text(f"SET ROLE {role}"))
             with pytest.raises(ProfilingInputError) as info:
                 profile_sql(SqlTable(conn, "locked"))
