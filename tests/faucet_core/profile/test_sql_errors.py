@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from faucet_core.errors import FaucetError, ProfilingInputError
 from faucet_core.profile import Profiler, SqlTable, profile, profile_sql
-from tests.faucet_core.profile.sqldata import Warehouse, warehouse
+from tests.faucet_core.profile.sqldata import Warehouse
 
 SECRET = "s3cr3t-pw"
 

@@ -8,7 +8,7 @@ import uuid
 import pyarrow as pa
 
 from faucet_core.profile import SqlTable, profile, profile_sql
-from tests.faucet_core.profile.sqldata import Warehouse, differences, warehouse  # noqa: F401
+from tests.faucet_core.profile.sqldata import Warehouse, differences
 
 AWKWARD = pa.table(
     {
@@ -22,7 +22,7 @@ AWKWARD = pa.table(
 )
 
 
-def test_awkward_column_and_table_names(warehouse: Warehouse) -> None:  # noqa: F811
+def test_awkward_column_and_table_names(warehouse: Warehouse) -> None:
     name = 'My "Odd" Table; DROP'
     warehouse.load(AWKWARD, name)
     pushed = profile_sql(SqlTable(warehouse.engine, name))
@@ -30,7 +30,7 @@ def test_awkward_column_and_table_names(warehouse: Warehouse) -> None:  # noqa: 
     assert differences(profile(AWKWARD), pushed) == []
 
 
-def test_a_reserved_word_table_in_an_explicit_schema(warehouse: Warehouse) -> None:  # noqa: F811
+def test_a_reserved_word_table_in_an_explicit_schema(warehouse: Warehouse) -> None:
     schema = f"Faucet Schema {uuid.uuid4().hex[:8]}"
     warehouse.execute(f"CREATE SCHEMA {warehouse.quote(schema)}")
     try:
@@ -41,7 +41,7 @@ def test_a_reserved_word_table_in_an_explicit_schema(warehouse: Warehouse) -> No
         warehouse.execute(f"DROP SCHEMA {warehouse.quote(schema)} CASCADE")
 
 
-def test_a_view_with_a_mixed_case_name(warehouse: Warehouse) -> None:  # noqa: F811
+def test_a_view_with_a_mixed_case_name(warehouse: Warehouse) -> None:
     warehouse.load(AWKWARD, "base")
     view = warehouse.quote("Recent Orders")
     column = warehouse.quote("order id")
@@ -52,7 +52,7 @@ def test_a_view_with_a_mixed_case_name(warehouse: Warehouse) -> None:  # noqa: F
     assert differences(expected, pushed) == []
 
 
-def test_the_default_schema_given_explicitly(warehouse: Warehouse) -> None:  # noqa: F811
+def test_the_default_schema_given_explicitly(warehouse: Warehouse) -> None:
     warehouse.load(AWKWARD, "t")
     implicit = profile_sql(SqlTable(warehouse.engine, "t"))
     explicit = profile_sql(SqlTable(warehouse.engine, "t", schema=warehouse.default_schema))

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from faucet_core import ProfilingConfig
 from faucet_core.config import PolicyConfig, PolicyRule, ValueDetector
 from faucet_core.profile import SqlTable, profile, profile_sql
-from tests.faucet_core.profile.sqldata import Warehouse, differences, warehouse  # noqa: F401
+from tests.faucet_core.profile.sqldata import Warehouse, differences
 
 N = 40
 PEOPLE = pa.table(
@@ -50,7 +50,7 @@ def statements(engine: sa.Engine) -> Iterator[list[str]]:
         sa.event.remove(engine, "before_cursor_execute", record)
 
 
-def test_classified_columns_publish_and_query_no_values(warehouse: Warehouse) -> None:  # noqa: F811
+def test_classified_columns_publish_and_query_no_values(warehouse: Warehouse) -> None:
     warehouse.load(PEOPLE, "people")
     with statements(warehouse.engine) as sent:
         pushed = profile_sql(SqlTable(warehouse.engine, "people"), POLICY)
@@ -80,7 +80,7 @@ def _names(column: str, statement: str) -> bool:
     return re.search(rf"\b{column}\b", statement) is not None
 
 
-def test_a_detector_below_its_share_does_not_classify(warehouse: Warehouse) -> None:  # noqa: F811
+def test_a_detector_below_its_share_does_not_classify(warehouse: Warehouse) -> None:
     strict = ProfilingConfig(
         policy=PolicyConfig(
             rules=[PolicyRule(label="pii", detectors=[ValueDetector.EMAIL], min_share=0.9)]
