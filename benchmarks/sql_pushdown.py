@@ -7,9 +7,9 @@ RSS is its own:
 - ``pushdown``: :func:`faucet_core.profile.profile_sql`, aggregate queries run by the
   database; bytes moved = the result rows the queries return (each value's text, UTF-8);
 - ``pull``: every row fetched as Arrow batches into the streaming
-  :class:`~faucet_core.profile.Profiler` (DuckDB: ``to_arrow_reader``, ``fetch_record_batch`` before 2.0; PostgreSQL: a
-  psycopg server-side cursor, 65,536 rows per fetch, turned into Arrow batches); bytes
-  moved = the Arrow bytes of the fetched batches.
+  :class:`~faucet_core.profile.Profiler` (DuckDB: ``to_arrow_reader``, called
+  ``fetch_record_batch`` before 2.0; PostgreSQL: a psycopg server-side cursor, 65,536 rows
+  per fetch, turned into Arrow batches); bytes moved = the Arrow bytes of the batches.
 
 Run from the repository root (PostgreSQL from ``FAUCET_TEST_POSTGRES_URL``; the table is
 made in a fresh schema, dropped at the end)::
