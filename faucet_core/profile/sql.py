@@ -226,6 +226,7 @@ class _Column:
     kind: _Kind
     expr: Any  # the SQLAlchemy column
     labels: set[str]
+    finite: Any = None  # its finite numbers (NaN and infinities as NULL), for numeric columns
 
 
 class _Run:
@@ -276,12 +277,14 @@ class _Run:
         policy = self.config.policy
         if policy is None or not policy.rules:
             return
+        detectors = any(rule.detectors for rule in policy.rules)
+        fields = any(rule.fields for rule in policy.rules)
         for column in columns:
             state = PolicyState(policy, column.name)
             state.labels = set(column.labels)
             if state.done:
                 continue
-            if column.kind in (_Kind.TEXT, _Kind.BINARY):
+            if detectors and column.kind in (_Kind.TEXT, _Kind.BINARY):
                 values = self._sample(column.expr, _SAMPLE_PER_COLUMN)
                 if column.kind is _Kind.BINARY:
                     values = [base64.b64encode(bytes(v)).decode("ascii") for v in values]
@@ -289,7 +292,7 @@ class _Run:
                     state.observe_strings(
                         [str(v) for v in values[start : start + _SAMPLE_PER_BATCH]]
                     )
-            elif column.kind in _NESTED and self.dialect.json_text is not None:
+            elif fields and column.kind in _NESTED and self.dialect.json_text is not None:
                 texts = self._sample(self.dialect.json_text(column.expr), _NESTED_SAMPLE)
                 state.observe_nested([json.loads(t) for t in texts])
             column.labels |= state.finish()
@@ -326,6 +329,7 @@ class _Run:
             else:
                 exprs.append(d.distinct(value).label(p + "distinct"))
             if kind in _NUMERIC and not column.labels:
+                column.finite = finite
                 exprs += [
                     sa.func.count(finite).label(p + "n"),
                     sa.func.min(finite).label(p + "min"),
@@ -416,6 +420,17 @@ class _Run:
         keyed = [(key, n) for key, n in counts.items() if len(key) <= MAX_TRACKED_VALUE_CHARS]
         return _top(keyed, self.params.top_values, rows)
 
+    def _scaled_moments(self, column: _Column, magnitude: float) -> tuple[float, float]:
+        """Mean and stddev of values whose squares (or sums) would overflow or underflow a
+        double: computed on the values scaled by a power of two, then scaled back, as the
+        in-memory profiler does."""
+        exponent = math.frexp(magnitude)[1]
+        half = -exponent // 2  # two factors: 2**-exponent alone may not be a finite double
+        scaled = column.finite * math.ldexp(1.0, half) * math.ldexp(1.0, -exponent - half)
+        query = sa.select(sa.func.avg(scaled), self.dialect.stddev_pop(scaled))
+        mean, sd = self.conn.execute(query.select_from(self.table)).one()
+        return math.ldexp(_float(mean), exponent), math.ldexp(_float(sd), exponent)
+
     # -- assembly ----------------------------------------------------------------------------
     def _column_profile(
         self, column: _Column, stats: Mapping[str, Any], rows: int, index: int
@@ -453,11 +468,15 @@ class _Run:
         numeric = None
         n_finite = int(stats.get(p + "n") or 0)
         if kind in _NUMERIC and not classified and n_finite:
-            sd = _float(stats[p + "sd"])
+            lo, hi = _float(stats[p + "min"]), _float(stats[p + "max"])
+            mean, sd = _float(stats[p + "mean"]), _float(stats[p + "sd"])
+            magnitude = max(-lo, hi)
+            if magnitude and not _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
+                mean, sd = self._scaled_moments(column, magnitude)
             numeric = NumericStats(
-                min=_float(stats[p + "min"]),
-                max=_float(stats[p + "max"]),
-                mean=_float(stats[p + "mean"]),
+                min=lo,
+                max=hi,
+                mean=mean,
                 stddev=sd if n_finite > 1 and math.isfinite(sd) else 0.0,
                 p50=_float(stats[p + "p50"]),
                 p95=_float(stats[p + "p95"]),
@@ -489,6 +508,10 @@ class _Run:
             classified=classified,
             sketches={},
         )
+
+
+_PLAIN_RANGE = (1e-100, 1e100)
+"""Magnitudes whose moments a database computes without overflow or underflow."""
 
 
 def _shortest(value: Any) -> Any:
