@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -373,7 +374,8 @@ class _Run:
                 return sa.case((c.is_(None), sa.null()), else_=sa.literal(base))
             micros = sa.cast(d.micros(c), sa.BigInteger) % 1_000_000
             ladder = [(micros == 0, 0)] + [(micros % 10**z == 0, 7 - z) for z in range(5, 0, -1)]
-            return sa.literal(base) + sa.case(*ladder, else_=7)
+            length = sa.literal(base) + sa.case(*ladder, else_=7)
+            return sa.case((c.is_(None), sa.null()), else_=length)
         return None
 
     # -- 3. top values ---------------------------------------------------------------------
@@ -395,7 +397,8 @@ class _Run:
         if len(found) > k and found[k][1] == found[k - 1][1]:  # a tie at the cut: all of it
             having = grouped.having(sa.func.count() >= found[k - 1][1])
             found = list(self.conn.execute(having))
-        keyed = [(_json_key(row[0], kind), int(row[1])) for row in found]
+        sql_type = self.types[column.name]
+        keyed = [(_json_key(row[0], kind, sql_type), int(row[1])) for row in found]
         return _top(keyed, k, rows)
 
     def _nested_top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
@@ -468,7 +471,10 @@ class _Run:
         numeric = None
         n_finite = int(stats.get(p + "n") or 0)
         if kind in _NUMERIC and not classified and n_finite:
-            lo, hi = _float(stats[p + "min"]), _float(stats[p + "max"])
+            to_float = _float
+            if kind is _Kind.DECIMAL:
+                to_float = partial(_decimal_float, self.types[column.name])
+            lo, hi = to_float(stats[p + "min"]), to_float(stats[p + "max"])
             mean, sd = _float(stats[p + "mean"]), _float(stats[p + "sd"])
             magnitude = max(-lo, hi)
             if magnitude and not _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
@@ -478,13 +484,13 @@ class _Run:
                 max=hi,
                 mean=mean,
                 stddev=sd if n_finite > 1 and math.isfinite(sd) else 0.0,
-                p50=_float(stats[p + "p50"]),
-                p95=_float(stats[p + "p95"]),
+                p50=to_float(stats[p + "p50"]),
+                p95=to_float(stats[p + "p95"]),
                 count=n_finite,
                 nonfinite=inf,
             )
         string = None
-        if stats.get(p + "len_min") is not None:
+        if stats.get(p + "len_min") is not None and present:
             n_strings = present
             string = StringStats(
                 len_min=int(stats[p + "len_min"]),
@@ -540,6 +546,24 @@ def _float(value: Any) -> float:
     return float(value) if value is not None else math.nan
 
 
+def _decimal_float(sql_type: Any, value: Any) -> float:
+    """A decimal as the in-memory profiler reads it: Arrow's cast of the column's decimal
+    type to double (which can differ from ``float()`` in the last bit: 0.043 becomes
+    0.043000000000000003 at some precisions); ``float()`` for an unconstrained NUMERIC."""
+    if value is None:
+        return math.nan
+    precision, scale = getattr(sql_type, "precision", None), getattr(sql_type, "scale", None)
+    if precision is None or scale is None or not 0 < precision <= 76:
+        return float(value)
+    try:
+        arrow_type = (
+            pa.decimal128(precision, scale) if precision <= 38 else pa.decimal256(precision, scale)
+        )
+        return float(pa.array([value], arrow_type).cast(pa.float64())[0].as_py())
+    except (pa.ArrowException, TypeError, ValueError):
+        return float(value)
+
+
 def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfile:
     return ColumnProfile(
         name=name,
@@ -565,7 +589,7 @@ def _top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...
     )
 
 
-def _json_key(value: Any, kind: _Kind) -> str:
+def _json_key(value: Any, kind: _Kind, sql_type: Any = None) -> str:
     """The canonical JSON text of a value, as the in-memory profiler counts it."""
     if kind is _Kind.BOOLEAN:
         return "true" if value else "false"
@@ -573,6 +597,8 @@ def _json_key(value: Any, kind: _Kind) -> str:
         return str(int(value))
     if kind is _Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
         return json.dumps(float(str(np.float32(value))))
+    if kind is _Kind.DECIMAL:
+        return json.dumps(_decimal_float(sql_type, value))
     if kind in _NUMERIC:
         return json.dumps(float(value))
     if kind is _Kind.BINARY:

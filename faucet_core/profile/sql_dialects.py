@@ -368,6 +368,7 @@ _DUCKDB_TYPES: dict[str, Any] = {
     "JSON": sa.JSON(),
     "UUID": sa.Uuid(),
 }
+_DUCKDB_DECIMAL = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
 _DUCKDB_INTEGERS = re.compile(r"U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)")
 
 
@@ -376,8 +377,9 @@ def _duckdb_type(text: str) -> Any:
         return _DUCKDB_TYPES[text]
     if _DUCKDB_INTEGERS.fullmatch(text):
         return sa.BigInteger()
-    if text.startswith("DECIMAL"):
-        return sa.Numeric()
+    decimal = _DUCKDB_DECIMAL.fullmatch(text)
+    if decimal:
+        return sa.Numeric(int(decimal[1]), int(decimal[2]))
     if text.endswith("]"):
         return sa.ARRAY(sa.types.NullType())
     if text.startswith(("STRUCT", "MAP", "UNION")):
