@@ -337,9 +337,14 @@ class _Run:
                     sa.func.max(finite).label(p + "max"),
                     sa.func.avg(finite).label(p + "mean"),
                     d.stddev_pop(finite).label(p + "sd"),
-                    d.quantile(finite, 0.5).label(p + "p50"),
-                    d.quantile(finite, 0.95).label(p + "p95"),
                 ]
+                if d.quantiles is not None:
+                    exprs.append(d.quantiles(finite, _QUANTILES).label(p + "qs"))
+                else:
+                    exprs += [
+                        d.quantile(finite, _QUANTILES[0]).label(p + "p50"),
+                        d.quantile(finite, _QUANTILES[1]).label(p + "p95"),
+                    ]
             lengths = self._lengths(column)
             if lengths is not None:
                 exprs += [
@@ -471,6 +476,8 @@ class _Run:
         numeric = None
         n_finite = int(stats.get(p + "n") or 0)
         if kind in _NUMERIC and not classified and n_finite:
+            if stats.get(p + "qs") is not None:
+                stats = {**stats, p + "p50": stats[p + "qs"][0], p + "p95": stats[p + "qs"][1]}
             to_float = _float
             if kind is _Kind.DECIMAL:
                 to_float = partial(_decimal_float, self.types[column.name])
@@ -516,6 +523,7 @@ class _Run:
         )
 
 
+_QUANTILES = (0.5, 0.95)
 _PLAIN_RANGE = (1e-100, 1e100)
 """Magnitudes whose moments a database computes without overflow or underflow."""
 

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 from faucet_core.profile import sql, sql_dialects
-from faucet_core.profile.sql_dialects import ANSI, DIALECTS, dialect_for
+from faucet_core.profile.sql_dialects import ANSI, DIALECTS, DISC_SHIFT, dialect_for
 
 X = sa.column("x", sa.Float)
 
@@ -73,3 +73,13 @@ def test_public_names() -> None:
         "dialect_for",
         "reflect_columns",
     }
+
+
+def test_duckdb_and_postgres_ask_both_quantiles_in_one_aggregate() -> None:
+    pg = DIALECTS["postgresql"].quantiles
+    duck = DIALECTS["duckdb"].quantiles
+    assert pg is not None
+    assert duck is not None
+    shifted = f"ARRAY[{0.5 + DISC_SHIFT!r}, {0.95 + DISC_SHIFT!r}]"
+    assert _sql(pg(X, [0.5, 0.95])) == f"percentile_disc({shifted}) WITHIN GROUP (ORDER BY x)"
+    assert _sql(duck(X, [0.5, 0.95])) == f"quantile_disc(x, {shifted})"
