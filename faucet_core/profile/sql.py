@@ -266,7 +266,9 @@ class _Run:
         for name in seed.columns:
             column = next((c for c in columns if c.name == name), None)
             if column is None:  # asked for by config.columns, absent from the table
-                out[name] = _all_null(name, rows, seed.columns[name].classified)
+                classified = seed.columns[name].classified
+                tracked = self.params.top_values > 0 and not classified
+                out[name] = _all_null(name, rows, classified, tracked)
             else:
                 out[name] = self._column_profile(column, stats, rows, columns.index(column))
         return TableProfile(
@@ -572,7 +574,7 @@ def _decimal_float(sql_type: Any, value: Any) -> float:
         return float(value)
 
 
-def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfile:
+def _all_null(name: str, rows: int, classified: tuple[str, ...], tracked: bool) -> ColumnProfile:
     return ColumnProfile(
         name=name,
         row_count=rows,
@@ -581,7 +583,7 @@ def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfil
         distinct=0,
         numeric=None,
         string=None,
-        top_values=None if classified else (),
+        top_values=() if tracked else None,
         high_cardinality=False,
         classified=classified,
         sketches={},

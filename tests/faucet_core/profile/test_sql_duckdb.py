@@ -80,6 +80,7 @@ def test_config_columns_exclude_and_max_columns_as_in_memory(engine: sa.Engine) 
         ProfilingConfig(exclude=["at*", "price"]),
         ProfilingConfig(max_columns=3),
         ProfilingConfig(top_values=0),
+        ProfilingConfig(top_values=0, columns=["absent", "qty"]),
         ProfilingConfig(top_values=2, categorical_max_distinct=5),
     ):
         pushed = profile_sql(SqlTable(engine, ROWS_TABLE), config)
