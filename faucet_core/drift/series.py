@@ -2,7 +2,7 @@
 
 | metric        | statistic          | scale           | floor (never reported at or below) |
 |---------------|--------------------|-----------------|------------------------------------|
-| null_rate     | null_rate          | linear          | 1 percentage point                 |
+| null_rate     | null_rate          | ratios          | 1 percentage point                 |
 | distinct      | distinct           | ratios          | 5 % of the count, and 1 value      |
 | mean          | numeric.mean       | linear          | 1 % of the baseline                |
 | min, max      | numeric.min / .max | linear / ratios | 1 % of the baseline, 0.1 stddev    |
@@ -13,12 +13,19 @@
   drop in distinct order ids. A count that moves by one value is left to the value
   metrics, and a count that varies at all is taken to spread by at least half a value
   (a 15-value column whose count once read 16 has not shown a spread of 0.2).
+* null rates are compared as ratios when every run has some nulls: the share of
+  cancelled flights or failed readings moves by factors from day to day (0.4 % one
+  day, 2 % the next is ordinary weather), while a null spike (0.8 % -> 40 %) is a
+  factor of fifty. A baseline with null-free runs is judged on its own scale.
 * min, max and len_max are the extremes of a run: max and len_max are compared as
   ratios (when positive), since the largest of many heavy-tailed values moves by
   factors; min on its own scale, as it sits near a lower bound (often zero). Extremes
   are judged at the Gumbel limit (see :mod:`faucet_core.drift.limits`) and a move of
   less than a tenth of the column's standard deviation is never reported (a min of
-  5.0 that becomes 5.1 in a column spread over hundreds).
+  5.0 that becomes 5.1 in a column spread over hundreds). An extreme is reported only
+  outside the range the baseline's runs spanned, by more than the floor: the earliest
+  departure of a day is sometimes 00:01 and sometimes 04:55, and either is normal once
+  the baseline has seen it, however the two modes make the band look.
 * mean and len_mean are also judged without the run's single most extreme record: a
   mean that one record moved is not a distribution change (max or min reports that
   record when it matters).
@@ -120,7 +127,7 @@ DISTINCT = SeriesSpec(
 )
 
 SERIES: tuple[SeriesSpec, ...] = (
-    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=False),
+    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=True),
     DISTINCT,
     SeriesSpec(
         DriftMetric.MEAN,

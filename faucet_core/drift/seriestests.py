@@ -100,12 +100,22 @@ def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[D
         band = _judge(test, test.value, test.series, config, len(tests))
         if not band.drifted:
             continue
+        if test.spec.extreme and _inside_seen_range(test, band):
+            continue
         if test.spec.without_extreme is not None and not _drifts_without_extremes(
             test, test.value > band.center, config, len(tests)
         ):
             continue
         findings.append(_finding(test, band, len(tests)))
     return findings
+
+
+def _inside_seen_range(test: SeriesTest, band: Band) -> bool:
+    """An extreme no farther outside the baseline's own range than the floor: the
+    baseline has seen it (a bimodal min or max switching modes)."""
+    low, high = min(test.series), max(test.series)
+    margin = band.floor / test.factor if test.factor != 1.0 else band.floor
+    return low - margin <= test.value <= high + margin
 
 
 def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:

@@ -1,0 +1,146 @@
+"""Run labels: columns that hold one value per run (its date, day, month, season, year).
+
+A table loaded once a day often carries the day itself: ``year``, ``month``, ``day``,
+``season``, a month name. Every row of a run holds the same value, and the value moves
+with the run by design: judged by its level, the first run of a new month is a 100 %
+new value and a change of a constant column; the day of the month is new every run.
+
+A column is a run label when it holds exactly one distinct non-null value in the
+current run and in every baseline run (recognised from the history, no setting). Its
+level is not judged (no mean / min / max / string_length / distinct / new_value /
+vanished_value / psi); its *step* is:
+
+* a value no baseline run held is a new period: normal (the next month, the next day,
+  day 1 after day 31), except a forward **jump** of a numeric label that advanced on
+  every baseline run, by more than twice the largest step it took (day 12 after day 7);
+* the value of the last run again is normal (a month lasts many days), except when the
+  label took a new value on every baseline run: it **stopped advancing**;
+* a value of an earlier period is a label **going back** (reported), unless the
+  baseline itself revisits values (a weekday, a working-day flag) or the last run
+  was a one-off that the label now returns from (the day after a holiday flag).
+
+Its null rate and type mix are judged as for any column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from faucet_core.drift.messages import fmt_value
+from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.profile.model import ColumnProfile
+
+__all__ = ["JUMP_FACTOR", "label_finding", "label_value"]
+
+JUMP_FACTOR = 2.0
+"""A forward step more than this multiple of the largest baseline step is a jump."""
+
+
+def label_value(column: ColumnProfile) -> Any | None:
+    """The column's one value in this run, or None when it holds more (or none we can
+    see: no listed values and not numeric)."""
+    if column.distinct != 1 or column.row_count <= column.null_count:
+        return None
+    if column.numeric is not None and column.numeric.min == column.numeric.max:
+        if set(column.types) - {"null"} <= {"integer", "number"}:
+            value = column.numeric.min
+            return int(value) if value.is_integer() else value
+    top = column.top_values
+    if top and len(top) == 1 and not column.classified:
+        return top[0].value
+    return None
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True) if not isinstance(value, float) else repr(value)
+
+
+def label_finding(
+    name: str, current: Any, before: Sequence[Any], min_history: int
+) -> DriftFinding | None:
+    """The finding on a run label's step, or None (see the module docstring)."""
+    keys = [_key(v) for v in before]
+    now = _key(current)
+    changes = sum(1 for a, b in zip(keys, keys[1:]) if a != b)
+    every_run = changes == len(keys) - 1 and changes >= min_history - 1
+    numeric = isinstance(current, (int, float)) and all(isinstance(v, (int, float)) for v in before)
+    if now == keys[-1]:
+        if every_run:
+            return _finding(
+                name,
+                current,
+                before,
+                f"{name}.mean: label {fmt_value(current)} repeats the last run's; it took a "
+                f"new value in each of the {len(before)} baseline runs (stopped advancing)",
+                step=0.0,
+            )
+        return None
+    if now in keys:
+        if _revisits(keys) or (not every_run and _back_from_one_off(keys, now)):
+            return None
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.mean: label {fmt_value(current)} goes back to an earlier run's value; "
+            f"the {len(before)} baseline runs never did",
+            step=0.0,
+        )
+    if not (numeric and every_run):
+        return None
+    steps = [b - a for a, b in zip(before, before[1:]) if b > a]
+    step = float(current) - float(before[-1])
+    largest = max(steps, default=0.0)
+    if step > 0 and largest > 0 and step > JUMP_FACTOR * largest:
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.mean: label {fmt_value(current)} jumps {fmt_value(step)} from the last "
+            f"run's {fmt_value(before[-1])}; the baseline's steps were at most "
+            f"{fmt_value(largest)}",
+            step=step,
+        )
+    return None
+
+
+def _back_from_one_off(keys: Sequence[str], now: str) -> bool:
+    """The last run was a one-off (a holiday flag) and the label returns to the value
+    before it: a recovery, not a step back."""
+    return len(keys) >= 3 and keys[-2] != keys[-1] and keys[-3] == keys[-2] == now
+
+
+def _revisits(keys: Sequence[str]) -> bool:
+    """True when a value comes back after another one in between."""
+    closed: set[str] = set()
+    for a, b in zip(keys, keys[1:]):
+        if a != b:
+            closed.add(a)
+            if b in closed:
+                return True
+    return False
+
+
+def _finding(
+    name: str, current: Any, before: Sequence[Any], message: str, step: float
+) -> DriftFinding:
+    numeric = isinstance(current, (int, float)) and not isinstance(current, bool)
+    last = before[-1]
+    return DriftFinding(
+        column=name,
+        metric=DriftMetric.MEAN if numeric else DriftMetric.NEW_VALUE,
+        message=message if numeric else message.replace(f"{name}.mean:", f"{name}.new_value:"),
+        value=float(current) if numeric else 1.0,
+        baseline_center=float(last) if isinstance(last, (int, float)) else 0.0,
+        baseline_spread=0.0,
+        score=step,
+        threshold=0.0,
+        test=DriftTest.FLOOR if numeric else DriftTest.SHARE,
+        baseline_runs=len(before),
+        statistic="label",
+        value_key=None if numeric else current,
+        share=None if numeric else 1.0,
+        baseline_share=None if numeric else 0.0,
+    )
