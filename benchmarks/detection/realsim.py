@@ -71,7 +71,5 @@ def replay(name: str) -> RealResult:
         result.runs["faucet zscore"].append((dates[i], [(f.column, f.metric.value) for f in z]))
         q = _faucet(IQR, profiles[i], base, times[i], base_times)
         result.runs["faucet iqr"].append((dates[i], [(f.column, f.metric.value) for f in q]))
-        result.runs["literal zscore"].append(
-            (dates[i], literal_detect(profiles[i], base, ZSCORE))
-        )
+        result.runs["literal zscore"].append((dates[i], literal_detect(profiles[i], base, ZSCORE)))
     return result

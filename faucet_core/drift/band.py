@@ -5,6 +5,8 @@ Steps, for one (column, statistic) pair:
 1. Transform: ratios (log) for distinct counts and for the maxima of positive columns,
    whose run-to-run noise is multiplicative; the metric's own scale otherwise (see
    :mod:`faucet_core.drift.series`).
+   With the runs' weekdays, a series that follows the week is first re-centered on
+   the current run's weekday (:mod:`faucet_core.drift.weekly`).
 2. zscore only: leave out baseline runs that are themselves gross outliers against the
    rest (a past incident kept under ``on_drift: warn``), one at a time, at most a
    quarter of the runs; a run is left out when it would have been flagged by this same
@@ -29,9 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from faucet_core.config import DriftMethod
-from faucet_core.drift.limits import IQR_SIGMAS, QUARTILE_SIGMAS, series_limit
+from faucet_core.drift.limits import IQR_SIGMAS, QUARTILE_SIGMAS, series_limit, tail_probability
 from faucet_core.drift.model import DriftScale
 from faucet_core.drift.stats import quantile
+from faucet_core.drift.weekly import Weekdays, same_weekday
 
 __all__ = ["IQR_MIN_RUNS", "Band", "Transform", "judge"]
 
@@ -110,12 +113,18 @@ def judge(
     tests: int,
     extreme: bool = False,
     step: float = 0.0,
+    week: Weekdays | None = None,
 ) -> Band:
     """Judge ``current`` against ``series`` (the baseline values, oldest first);
     ``extreme`` for a run's min or max (judged at the Gumbel limit); ``step`` the
-    statistic's resolution (1 for a count), which bounds a varying series' spread."""
+    statistic's resolution (1 for a count), which bounds a varying series' spread;
+    ``week`` the weekdays of the runs, to judge against the same weekday when the
+    series follows the week (:mod:`faucet_core.drift.weekly`)."""
     ys = list(map(transform.forward, series))
     y = transform.forward(current)
+    if week is not None:
+        alpha = tail_probability(method, sensitivity) / max(tests, 1)
+        ys = same_weekday(ys, week, alpha) or ys
     if method is DriftMethod.IQR and len(ys) >= IQR_MIN_RUNS:
         ordered = sorted(ys)
         q1, median, q3 = (quantile(ordered, q) for q in (0.25, 0.5, 0.75))

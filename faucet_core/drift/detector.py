@@ -13,9 +13,9 @@ from faucet_core.drift.psi import psi_finding
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
 from faucet_core.drift.typemix import type_mix
-from faucet_core.drift.valuelist import is_calendar, is_churning, value_lists
+from faucet_core.drift.valuelist import is_calendar, is_churning, is_measurement, value_lists
 from faucet_core.drift.values import new_values, vanished_values
-from faucet_core.drift.weekly import run_times
+from faucet_core.drift.weekly import run_times, weekday_of
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.table import TableProfile
 
@@ -44,8 +44,8 @@ def detect_drift(
 
     ``current_time`` and ``baseline_times`` (one per baseline run) are when the runs
     were recorded; with them, a series with a weekly pattern is judged against the
-    same weekday (:mod:`faucet_core.drift.weekly`). Without them, or when they are not
-    given together, every run counts alike.
+    same weekday (:mod:`faucet_core.drift.weekly`). Pass both or neither; without
+    them every run counts alike.
     """
     times = run_times(current_time, baseline_times, len(baseline))
     kept = [
@@ -59,7 +59,13 @@ def detect_drift(
     findings: list[DriftFinding] = []
     tests: list[SeriesTest] = []
     for name, column in current.columns.items():
-        past = [(p.columns[name], p.params.top_values) for p in window if name in p.columns]
+        held = [(p, t) for p, t in kept if name in p.columns]
+        past = [(p.columns[name], p.params.top_values) for p, _ in held]
+        weekdays = (
+            None
+            if times is None
+            else (weekday_of(times[0]), [weekday_of(t) for _, t in held if t is not None])
+        )
         if len(past) < config.min_history:
             continue
         columns = [c for c, _ in past]
@@ -68,12 +74,12 @@ def detect_drift(
         if label is not None:
             tests.extend(
                 t
-                for t in series_tests(name, column, columns, config.min_history)
+                for t in series_tests(name, column, columns, config.min_history, weekdays)
                 if t.spec.metric is DriftMetric.NULL_RATE
             )
             findings.extend(label)
             continue
-        tests.extend(series_tests(name, column, columns, config.min_history))
+        tests.extend(series_tests(name, column, columns, config.min_history, weekdays))
         findings.extend(_value_findings(name, (column, current.params.top_values), past, config))
     findings.extend(judge_series(tests, config))
     order = {name: index for index, name in enumerate(current.columns)}
@@ -106,6 +112,8 @@ def _value_findings(
     if lists is None:
         return []
     now, before = lists
+    if is_measurement(before):
+        return []
     min_share = config.new_value_min_share
     findings = new_values(name, now, before, min_share)
     findings.extend(vanished_values(name, now, before, min_share))

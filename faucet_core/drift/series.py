@@ -2,7 +2,7 @@
 
 | metric        | statistic          | scale           | floor (never reported at or below) |
 |---------------|--------------------|-----------------|------------------------------------|
-| null_rate     | null_rate          | ratios          | 1 percentage point                 |
+| null_rate     | null_rate          | linear          | 1 percentage point                 |
 | distinct      | distinct           | ratios          | 5 % of the count, and 1 value      |
 | mean          | numeric.mean       | linear          | 1 % of the baseline                |
 | min, max      | numeric.min / .max | linear / ratios | 1 % of the baseline, 0.1 stddev    |
@@ -13,10 +13,6 @@
   drop in distinct order ids. A count that moves by one value is left to the value
   metrics, and a count that varies at all is taken to spread by at least half a value
   (a 15-value column whose count once read 16 has not shown a spread of 0.2).
-* null rates are compared as ratios when every run has some nulls: the share of
-  cancelled flights or failed readings moves by factors from day to day (0.4 % one
-  day, 2 % the next is ordinary weather), while a null spike (0.8 % -> 40 %) is a
-  factor of fifty. A baseline with null-free runs is judged on its own scale.
 * min, max and len_max are the extremes of a run: max and len_max are compared as
   ratios (when positive), since the largest of many heavy-tailed values moves by
   factors; min on its own scale, as it sits near a lower bound (often zero). Extremes
@@ -127,7 +123,7 @@ DISTINCT = SeriesSpec(
 )
 
 SERIES: tuple[SeriesSpec, ...] = (
-    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=True),
+    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=False),
     DISTINCT,
     SeriesSpec(
         DriftMetric.MEAN,

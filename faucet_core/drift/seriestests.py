@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
@@ -14,6 +14,7 @@ from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
 from faucet_core.drift.volume import distinct_elasticity, non_null
+from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
 __all__ = ["SeriesTest", "judge_series", "series_tests"]
@@ -34,12 +35,42 @@ class SeriesTest:
     factor: float = 1.0
     """The statistic times ``factor`` is what the user sees (a count judged against the
     run's volume); 1 for every other statistic."""
+    today: int | None = None
+    """The current run's weekday, when the runs' times are known."""
+    days: tuple[int, ...] = ()
+    """The weekday of each run in ``past`` (empty without times)."""
+
+    @property
+    def read_mask(self) -> list[bool]:
+        """Which runs of ``past`` have a value in ``series``."""
+        return [self.spec.read(c) is not None for c in self.past]
+
+    def week(self, kept: Sequence[bool]) -> Weekdays | None:
+        """The weekdays of the baseline values kept (``kept`` aligned with ``past``)."""
+        if self.today is None:
+            return None
+        return Weekdays(self.today, tuple(d for d, k in zip(self.days, kept) if k))
 
 
 def series_tests(
+    name: str,
+    column: ColumnProfile,
+    past: Sequence[ColumnProfile],
+    min_history: int,
+    weekdays: tuple[int, Sequence[int]] | None = None,
+) -> list[SeriesTest]:
+    """The series tests of a column with at least ``min_history`` baseline values each;
+    ``weekdays`` the current run's weekday and each baseline run's, when known."""
+    tests = _series_tests(name, column, past, min_history)
+    if weekdays is None:
+        return tests
+    today, days = weekdays[0], tuple(weekdays[1])
+    return [replace(t, today=today, days=days) for t in tests]
+
+
+def _series_tests(
     name: str, column: ColumnProfile, past: Sequence[ColumnProfile], min_history: int
 ) -> list[SeriesTest]:
-    """The series tests of a column with at least ``min_history`` baseline values each."""
     tests: list[SeriesTest] = []
     spread = column_spread(past)
     for spec in SERIES:
@@ -97,7 +128,7 @@ def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[D
     """The findings among ``tests``, each judged as one of ``len(tests)``."""
     findings: list[DriftFinding] = []
     for test in tests:
-        band = _judge(test, test.value, test.series, config, len(tests))
+        band = _judge(test, test.value, test.series, config, len(tests), test.week(test.read_mask))
         if not band.drifted:
             continue
         if test.spec.extreme and _inside_seen_range(test, band):
@@ -165,11 +196,16 @@ def _drifts_without_extremes(
     kept = [v for v in series if v is not None]
     if value is None or len(kept) < len(series):
         return True
-    return _judge(test, value, kept, config, tests).drifted
+    return _judge(test, value, kept, config, tests, test.week([True] * len(series))).drifted
 
 
 def _judge(
-    test: SeriesTest, value: float, series: list[float], config: ProfilingConfig, tests: int
+    test: SeriesTest,
+    value: float,
+    series: list[float],
+    config: ProfilingConfig,
+    tests: int,
+    week: Weekdays | None,
 ) -> Band:
     return judge(
         value,
@@ -181,4 +217,5 @@ def _judge(
         tests=tests,
         extreme=test.spec.extreme,
         step=test.step,
+        week=week,
     )
