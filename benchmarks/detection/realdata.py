@@ -150,6 +150,12 @@ def _bikeshare() -> RealTable:
         d(2011, 10, 29): Event("October snowstorm: riders -84 %", severe=True),
         d(2011, 12, 7): Event("rain: riders -80 %", severe=False),
     }
+    hours: dict[dt.date, int] = {}
+    for day in dates:
+        hours[day] = hours.get(day, 0) + 1
+    for day, recorded in sorted(hours.items()):
+        if recorded < 24:
+            events.setdefault(day, Event(f"outage: {recorded} of 24 hours recorded", False))
     holidays = pc.equal(table["holiday"], 1)
     for day in sorted({dates[i] for i, h in enumerate(holidays.to_pylist()) if h}):
         events.setdefault(day, Event("public holiday (holiday = 1)", severe=False))

@@ -16,7 +16,7 @@ def real_report(results: list[RealResult]) -> list[str]:
         "### Real public daily tables (one run per day, default settings)",
         "",
         "Quiet days: the judged days (from day 5) not labelled as events. A day alarms when "
-        "it has any finding; \"date columns excluded\" drops the findings on the table's own "
+        'it has any finding; "date columns excluded" drops the findings on the table\'s own '
         "calendar columns.",
         "",
         "| table | detector | quiet days | alarmed / 100, date columns included "

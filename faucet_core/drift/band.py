@@ -38,6 +38,10 @@ from faucet_core.drift.weekly import Weekdays, same_weekday
 
 __all__ = ["IQR_MIN_RUNS", "Band", "Transform", "judge"]
 
+MAX_LEFT_OUT = 1
+"""Baseline runs left out as past incidents: one. Two or more runs far from the rest are
+the series' own tail (weather days of a null rate), not one incident."""
+
 _EPSILON = 1e-12
 """Relative slack in the floor comparison, so float noise never decides at the floor."""
 
@@ -282,7 +286,7 @@ def _leave_out_outliers(
     """
     kept = list(ys)
     mean, sd = _mean_sd(kept)
-    for _ in range((len(ys) - 1) // 4):
+    for _ in range(min(MAX_LEFT_OUT, (len(ys) - 1) // 4)):
         k = len(kept)
         if k < 4 or sd == 0.0:
             break

@@ -15,9 +15,10 @@ vanished_value / psi); its *step* is:
   every baseline run, by more than twice the largest step it took (day 12 after day 7);
 * the value of the last run again is normal (a month lasts many days), except when the
   label took a new value on every baseline run: it **stopped advancing**;
-* a value of an earlier period is a label **going back** (reported), unless the
-  baseline itself revisits values (a weekday, a working-day flag) or the last run
-  was a one-off that the label now returns from (the day after a holiday flag).
+* a smaller value that an earlier run held, for a numeric label that took a new value
+  on every baseline run and never revisited one, is a label **going back** (an old
+  partition loaded again); labels that revisit values (a weekday, a working-day or
+  holiday flag) or change only now and then (a month) may return.
 
 Its null rate and type mix are judged as for any column.
 """
@@ -45,7 +46,7 @@ def label_value(column: ColumnProfile) -> Any | None:
         return None
     if column.numeric is not None and column.numeric.min == column.numeric.max:
         if set(column.types) - {"null"} <= {"integer", "number"}:
-            value = column.numeric.min
+            value = float(column.numeric.min)
             return int(value) if value.is_integer() else value
     top = column.top_values
     if top and len(top) == 1 and not column.classified:
@@ -78,7 +79,8 @@ def label_finding(
             )
         return None
     if now in keys:
-        if _revisits(keys) or (not every_run and _back_from_one_off(keys, now)):
+        backward = numeric and float(current) < float(before[-1])
+        if not (every_run and backward) or _revisits(keys):
             return None
         return _finding(
             name,
@@ -104,12 +106,6 @@ def label_finding(
             step=step,
         )
     return None
-
-
-def _back_from_one_off(keys: Sequence[str], now: str) -> bool:
-    """The last run was a one-off (a holiday flag) and the label returns to the value
-    before it: a recovery, not a step back."""
-    return len(keys) >= 3 and keys[-2] != keys[-1] and keys[-3] == keys[-2] == now
 
 
 def _revisits(keys: Sequence[str]) -> bool:

@@ -5,6 +5,7 @@ with the number of tests known (the per-table budget of :mod:`faucet_core.drift.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -128,10 +129,17 @@ def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[D
     """The findings among ``tests``, each judged as one of ``len(tests)``."""
     findings: list[DriftFinding] = []
     for test in tests:
-        band = _judge(test, test.value, test.series, config, len(tests), test.week(test.read_mask))
+        band = _judge(test, test.value, test.series, config, len(tests), None)
         if not band.drifted:
             continue
-        if test.spec.extreme and _inside_seen_range(test, band):
+        week = test.week(test.read_mask)
+        if week is not None:
+            # The same weekday can only clear a finding (a normal Saturday), never add
+            # one: a series that follows the week is also judged against its weekday.
+            band = _judge(test, test.value, test.series, config, len(tests), week)
+            if not band.drifted:
+                continue
+        if test.spec.extreme and (_inside_seen_range(test, band) or _tail_thinned(test, band)):
             continue
         if test.spec.without_extreme is not None and not _drifts_without_extremes(
             test, test.value > band.center, config, len(tests)
@@ -147,6 +155,17 @@ def _inside_seen_range(test: SeriesTest, band: Band) -> bool:
     low, high = min(test.series), max(test.series)
     margin = band.floor / test.factor if test.factor != 1.0 else band.floor
     return low - margin <= test.value <= high + margin
+
+
+def _tail_thinned(test: SeriesTest, band: Band) -> bool:
+    """A min that rose, still below the column's middle (the baseline's median p50):
+    that day's low tail was thinner (no departure after midnight). Only a min that
+    moves outward, or past the middle, is a finding; the mean and the other metrics
+    judge the rest. A max that falls is still judged: it can be a cap."""
+    if test.spec.metric is not DriftMetric.MIN:
+        return False  # a max that falls can be a cap (values clipped, text truncated)
+    middles = [c.numeric.p50 for c in test.past if c.numeric is not None]
+    return bool(middles) and band.center < test.value < statistics.median(middles)
 
 
 def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
@@ -196,7 +215,10 @@ def _drifts_without_extremes(
     kept = [v for v in series if v is not None]
     if value is None or len(kept) < len(series):
         return True
-    return _judge(test, value, kept, config, tests, test.week([True] * len(series))).drifted
+    if not _judge(test, value, kept, config, tests, None).drifted:
+        return False
+    week = test.week([True] * len(series))
+    return week is None or _judge(test, value, kept, config, tests, week).drifted
 
 
 def _judge(

@@ -158,15 +158,16 @@ def is_churning(lists: Sequence[ValueList], min_share: float) -> bool:
     return events >= CHURN_MIN_EVENTS and events >= CHURN_RATE * (len(lists) - 1)
 
 
-MEASURE_TURNOVER = 3.0
+MEASURE_TURNOVER = 2.0
 """A numeric column whose baseline lists, together, hold this many times the values of
 one list is a measurement (temperatures, counts of riders), not a code."""
 
 
 def is_measurement(lists: Sequence[ValueList]) -> bool:
-    """Numbers whose listed values turn over from run to run: a small table's
-    temperatures or counts repeat by chance, and a repeated reading is no new category.
-    Integer codes (HTTP statuses, ratings) list the same few values in every run."""
+    """Numbers that are readings, not codes: fractional values (temperatures, wind
+    speeds), or integers whose listed values turn over from run to run (a small table's
+    counts of riders repeat by chance); a repeated reading is no new category. Integer
+    codes (HTTP statuses, ratings) list the same few values in every run."""
     if not lists:
         return False
     numeric = all(
@@ -176,6 +177,10 @@ def is_measurement(lists: Sequence[ValueList]) -> bool:
     )
     if not numeric:
         return False
+    if any(
+        isinstance(t.value, float) and not t.value.is_integer() for lst in lists for t in lst.top
+    ):
+        return True  # fractional readings are measurements, never codes
     union: set[ValueKey] = set()
     for lst in lists:
         union.update(lst.keys)
