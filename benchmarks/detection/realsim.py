@@ -17,7 +17,7 @@ from realdata import load
 from simulate import IQR, ZSCORE, Finding
 
 from faucet_core import ProfilingConfig, TableProfile, profile
-from faucet_core.drift import detect_drift
+from faucet_core.drift import DriftFinding, detect_drift
 
 DETECTORS = ("faucet zscore", "faucet iqr", "literal zscore")
 
@@ -35,6 +35,7 @@ class RealResult:
 
 
 def recorded_at(day: dt.date) -> dt.datetime:
+    """A nightly job: 02:00 UTC the day after the data's date."""
     return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(2, 0), dt.timezone.utc)
 
 
@@ -44,7 +45,7 @@ def _faucet(
     baseline: Sequence[TableProfile],
     now: dt.datetime,
     times: Sequence[dt.datetime],
-) -> list:  # type: ignore[type-arg]
+) -> list[DriftFinding]:
     return detect_drift(current, baseline, config, current_time=now, baseline_times=times)
 
 

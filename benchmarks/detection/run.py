@@ -30,6 +30,8 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from faults import FAULTS  # noqa: E402
 from literal import literal_detect  # noqa: E402
+from realreport import real_report  # noqa: E402
+from realsim import replay  # noqa: E402
 from simulate import (  # noqa: E402
     EXAMPLE_DAY,
     FAULT_DAYS,
@@ -40,8 +42,6 @@ from simulate import (  # noqa: E402
     SeedResult,
     run_seed,
 )
-from realreport import real_report  # noqa: E402
-from realsim import replay  # noqa: E402
 from tables import CALENDAR_COLUMNS, ORDERS_TYPES, TABLES, orders, to_arrow  # noqa: E402
 
 from faucet_core import profile  # noqa: E402

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-
 from collections.abc import Sequence
 
 from faucet_core.config import ProfilingConfig
@@ -53,7 +52,6 @@ def detect_drift(
         for i, p in enumerate(baseline)
         if i >= len(baseline) - config.window and p.row_count > 0
     ]
-    window = [p for p, _ in kept]
     if len(baseline) < config.min_history or current.row_count == 0:
         return []
     findings: list[DriftFinding] = []

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from faucet_core.drift.messages import fmt_value
@@ -44,10 +45,10 @@ def label_value(column: ColumnProfile) -> Any | None:
     see: no listed values and not numeric)."""
     if column.distinct != 1 or column.row_count <= column.null_count:
         return None
-    if column.numeric is not None and column.numeric.min == column.numeric.max:
-        if set(column.types) - {"null"} <= {"integer", "number"}:
-            value = float(column.numeric.min)
-            return int(value) if value.is_integer() else value
+    numbers = set(column.types) - {"null"} <= {"integer", "number"}
+    if column.numeric is not None and column.numeric.min == column.numeric.max and numbers:
+        value = float(column.numeric.min)
+        return int(value) if value.is_integer() else value
     top = column.top_values
     if top and len(top) == 1 and not column.classified:
         return top[0].value
@@ -64,7 +65,7 @@ def label_finding(
     """The finding on a run label's step, or None (see the module docstring)."""
     keys = [_key(v) for v in before]
     now = _key(current)
-    changes = sum(1 for a, b in zip(keys, keys[1:]) if a != b)
+    changes = sum(1 for a, b in pairwise(keys) if a != b)
     every_run = changes == len(keys) - 1 and changes >= min_history - 1
     numeric = isinstance(current, (int, float)) and all(isinstance(v, (int, float)) for v in before)
     if now == keys[-1]:
@@ -92,7 +93,7 @@ def label_finding(
         )
     if not (numeric and every_run):
         return None
-    steps = [b - a for a, b in zip(before, before[1:]) if b > a]
+    steps = [b - a for a, b in pairwise(before) if b > a]
     step = float(current) - float(before[-1])
     largest = max(steps, default=0.0)
     if step > 0 and largest > 0 and step > JUMP_FACTOR * largest:
@@ -111,7 +112,7 @@ def label_finding(
 def _revisits(keys: Sequence[str]) -> bool:
     """True when a value comes back after another one in between."""
     closed: set[str] = set()
-    for a, b in zip(keys, keys[1:]):
+    for a, b in pairwise(keys):
         if a != b:
             closed.add(a)
             if b in closed:

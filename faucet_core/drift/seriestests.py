@@ -50,7 +50,7 @@ class SeriesTest:
         """The weekdays of the baseline values kept (``kept`` aligned with ``past``)."""
         if self.today is None:
             return None
-        return Weekdays(self.today, tuple(d for d, k in zip(self.days, kept) if k))
+        return Weekdays(self.today, tuple(d for d, k in zip(self.days, kept, strict=True) if k))
 
 
 def series_tests(

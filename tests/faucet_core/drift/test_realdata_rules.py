@@ -11,7 +11,7 @@ import pytest
 
 from faucet_core import ProfilingConfig, TableProfile
 from faucet_core.config import DriftMethod
-from faucet_core.drift import DriftFinding, DriftMetric, detect_drift
+from faucet_core.drift import DriftFinding, detect_drift
 from faucet_core.drift.psi import chance_psi
 from faucet_core.drift.weekly import Weekdays, same_weekday, weekday_of
 from faucet_core.errors import ConfigError
