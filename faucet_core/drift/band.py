@@ -7,11 +7,11 @@ Steps, for one (column, statistic) pair:
    :mod:`faucet_core.drift.series`).
    With the runs' weekdays, a series that follows the week is first re-centered on
    the current run's weekday (:mod:`faucet_core.drift.weekly`).
-2. zscore only: leave out baseline runs that are themselves gross outliers against the
-   rest (a past incident kept under ``on_drift: warn``), one at a time, at most a
-   quarter of the runs; a run is left out when it would have been flagged by this same
-   test against the others. Two or more runs at a new level are a change on its way to
-   being the norm, and stay.
+2. zscore only: leave out the baseline run that is itself a gross outlier against the
+   rest (a past incident kept under ``on_drift: warn``), at most one; it is left out
+   when it would have been flagged by this same test against the others. Two or more
+   runs far from the rest are the series' own tail or a change on its way to being
+   the norm, and stay.
 3. Center and spread: mean and sample standard deviation (zscore), or median and IQR
    (iqr), of what is left.
    For iqr, a discrete statistic whose quartiles coincide while its runs differ is
@@ -278,7 +278,8 @@ def _leave_out_outliers(
     extreme: bool,
 ) -> tuple[list[float], float, float]:
     """Drop, one at a time, the baseline run most extreme against the others while it
-    would have been flagged by the same test; at most a quarter of the runs.
+    would have been flagged by the same test; at most :data:`MAX_LEFT_OUT` runs (and a
+    quarter of them).
 
     The run farthest from the mean is the one with the largest leave-one-out |z|, and
     its mean and deviation without it follow from the full-sample sums, so one round
