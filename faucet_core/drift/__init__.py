@@ -2,7 +2,8 @@
 
 ``detect_drift(current, baseline, config)`` returns one :class:`DriftFinding` per column
 and metric that changed (``current_time=`` and ``baseline_times=`` add the runs'
-recorded times, for weekly seasonality); ``[]`` while the baseline holds fewer than ``min_history`` runs.
+recorded times, for weekly seasonality); ``[]`` while the baseline holds fewer than
+``min_history`` runs.
 The user-visible knobs and their meaning are the profiling spec's: ``method`` (zscore
 or iqr), ``sensitivity`` (3.0 / 1.5), the floors (1 percentage point of null rate, 5 %
 of a distinct count, 1 % of anything else), ``new_value_min_share`` and
