@@ -13,6 +13,11 @@ vanished_value / psi); its *step* is:
 * a value no baseline run held is a new period: normal (the next month, the next day,
   day 1 after day 31), except a forward **jump** of a numeric label that advanced on
   every baseline run, by more than twice the largest step it took (day 12 after day 7);
+* a label that held the same value in every baseline run is a constant, not yet seen to
+  move: a new value is a **switch**, reported as a new value, unless it reads as the next
+  period (a number one above the last, or back to 0 or 1 as a month or hour wraps; a
+  later ISO date or time; a month, weekday or season name after another). A tag going
+  from ``web`` to ``app`` for good is reported; ``month`` going from 3 to 4 is not;
 * the value of the last run again is normal (a month lasts many days), except when the
   label took a new value on every baseline run: it **stopped advancing**;
 * a smaller value that an earlier run held, for a numeric label that took a new value
@@ -25,6 +30,8 @@ Its null rate and type mix are judged as for any column.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import json
 from collections.abc import Sequence
 from itertools import pairwise
@@ -91,6 +98,16 @@ def label_finding(
             f"the {len(before)} baseline runs never did",
             step=0.0,
         )
+    if changes == 0 and len(keys) >= min_history and not _next_period(current, before[-1]):
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.new_value: value {fmt_value(current)} replaces {fmt_value(before[-1])}, "
+            f"the one value of all {len(before)} baseline runs",
+            step=0.0,
+            as_new_value=True,
+        )
     if not (numeric and every_run):
         return None
     steps = [b - a for a, b in pairwise(before) if b > a]
@@ -109,6 +126,45 @@ def label_finding(
     return None
 
 
+_CALENDAR_WORDS = frozenset(
+    w.lower()
+    for w in (
+        *(calendar.month_name[1:]),
+        *(calendar.month_abbr[1:]),
+        *(calendar.day_name),
+        *(calendar.day_abbr),
+        "spring",
+        "summer",
+        "autumn",
+        "fall",
+        "winter",
+    )
+)
+
+
+def _next_period(current: Any, last: Any) -> bool:
+    """Whether a constant label's new value reads as the next period, not a switch."""
+    if isinstance(current, bool) or isinstance(last, bool):
+        return False
+    if isinstance(current, (int, float)) and isinstance(last, (int, float)):
+        return current == last + 1 or (current in (0, 1) and current < last)
+    if isinstance(current, str) and isinstance(last, str):
+        if current.strip().lower() in _CALENDAR_WORDS and last.strip().lower() in _CALENDAR_WORDS:
+            return True
+        then, now = _instant(last), _instant(current)
+        return then is not None and now is not None and now > then
+    return False
+
+
+def _instant(text: str) -> dt.datetime | None:
+    """An ISO date or date-time, as a naive UTC-less instant, or None."""
+    try:
+        value = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value.replace(tzinfo=None)
+
+
 def _revisits(keys: Sequence[str]) -> bool:
     """True when a value comes back after another one in between."""
     closed: set[str] = set()
@@ -121,9 +177,17 @@ def _revisits(keys: Sequence[str]) -> bool:
 
 
 def _finding(
-    name: str, current: Any, before: Sequence[Any], message: str, step: float
+    name: str,
+    current: Any,
+    before: Sequence[Any],
+    message: str,
+    step: float,
+    *,
+    as_new_value: bool = False,
 ) -> DriftFinding:
-    numeric = isinstance(current, (int, float)) and not isinstance(current, bool)
+    numeric = (
+        isinstance(current, (int, float)) and not isinstance(current, bool) and not as_new_value
+    )
     last = before[-1]
     return DriftFinding(
         column=name,

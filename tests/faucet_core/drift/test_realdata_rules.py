@@ -175,6 +175,40 @@ def test_a_month_label_moves_to_the_next_month_quietly() -> None:
     assert _detect(category({"Feb": 1.0}, name="mnth", rows=24), names) == []
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [(1, 2), (12, 1), (23, 0), (2025, 2026)],
+)
+def test_a_constant_label_moving_to_the_next_period_is_quiet(before: int, after: int) -> None:
+    baseline = [_label(before, name="period")] * 20
+    assert _detect(_label(after, name="period"), baseline) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [("March", "April"), ("Sat", "Sun"), ("winter", "Spring"), ("2025-03-01", "2025-04-01")],
+)
+def test_a_constant_text_label_moving_to_the_next_period_is_quiet(before: str, after: str) -> None:
+    baseline = [category({before: 1.0}, name="period", rows=50)] * 20
+    assert _detect(category({after: 1.0}, name="period", rows=50), baseline) == []
+
+
+def test_a_constant_tag_that_switches_is_reported_as_a_new_value() -> None:
+    baseline = [category({"web": 1.0}, name="source", rows=500)] * 20
+    (finding,) = _detect(category({"app": 1.0}, name="source", rows=500), baseline)
+    assert finding.key == "source.new_value"
+    assert finding.value_key == "app"
+    assert 'replaces "web", the one value of all 20 baseline runs' in finding.message
+
+
+@pytest.mark.parametrize(("before", "after"), [(3, 7), (5, 4), (2026, 2025)])
+def test_a_constant_number_that_switches_is_reported(before: int, after: int) -> None:
+    baseline = [_label(before, name="schema_version")] * 20
+    (finding,) = _detect(_label(after, name="schema_version"), baseline)
+    assert finding.key == "schema_version.new_value"
+    assert finding.value_key == after
+
+
 def test_a_weekday_label_cycles_quietly() -> None:
     baseline = [_label(d % 7, name="weekday") for d in range(20)]
     assert _detect(_label(20 % 7, name="weekday"), baseline) == []
