@@ -30,6 +30,8 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from faults import FAULTS  # noqa: E402
 from literal import literal_detect  # noqa: E402
+from realreport import real_report  # noqa: E402
+from realsim import replay  # noqa: E402
 from simulate import (  # noqa: E402
     EXAMPLE_DAY,
     FAULT_DAYS,
@@ -229,10 +231,20 @@ def main() -> None:
     parser.add_argument("--persist-seeds", type=int, default=4)
     parser.add_argument("--timing-repeats", type=int, default=30)
     parser.add_argument("--write", action=argparse.BooleanOptionalAction, default=None)
+    parser.add_argument(
+        "--real-only",
+        action="store_true",
+        help="only the real public tables (needs the bench extra; seconds, prints only)",
+    )
     args = parser.parse_args()
-    write = args.write if args.write is not None else args.seeds >= 12
+    write = args.write if args.write is not None else args.seeds >= 12 and not args.real_only
 
     started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        real = list(pool.map(replay, ["flights", "bikeshare"]))
+    if args.real_only:
+        print("\n".join(real_report(real)))
+        return
     results = _run_all(args.seeds, args.days, args.workers, args.persist_seeds)
     timing = _timing(args.timing_repeats)
     elapsed = time.perf_counter() - started
@@ -266,6 +278,7 @@ def main() -> None:
             "",
             *_persist_table(results, fault_views),
         ]
+    report += ["", *real_report(real)]
     examples = next((r.examples for r in results if r.examples), {})
     if examples:
         report += [

@@ -2,39 +2,73 @@
 
 The baseline is replayed as the store keeps it under ``on_drift: warn``: every run
 joins, the newest ``window`` runs are used, and nothing is judged before
-``min_history`` runs.
+``min_history`` runs. faucet gets the runs' recorded times (02:00 UTC the day after
+each date), as the store passes them.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from faults import FAULTS
 from literal import literal_detect
-from tables import TABLES, to_arrow
+from tables import TABLES, run_date, to_arrow
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.config import DriftMethod
-from faucet_core.drift import detect_drift
+from faucet_core.drift import DriftFinding, detect_drift
 
 Finding = tuple[str, str]
-Detector = Callable[[TableProfile, Sequence[TableProfile]], list[Finding]]
+Detector = Callable[[TableProfile, Sequence[TableProfile], int, int], list[Finding]]
+"""(current, baseline window, seed, day) -> findings."""
 
 ZSCORE = ProfilingConfig()
 IQR = ProfilingConfig(method=DriftMethod.IQR)
 
 
+def recorded_at(seed: int, day: int) -> dt.datetime:
+    """A nightly job: 02:00 UTC the day after the data's date."""
+    return dt.datetime.combine(
+        run_date(seed, day) + dt.timedelta(days=1), dt.time(2, 0), dt.timezone.utc
+    )
+
+
+def faucet_detect(
+    current: TableProfile,
+    baseline: Sequence[TableProfile],
+    config: ProfilingConfig,
+    seed: int,
+    day: int,
+) -> list[DriftFinding]:
+    """detect_drift with the runs' recorded times, as the store passes them."""
+    first = day - len(baseline)
+    return detect_drift(
+        current,
+        baseline,
+        config,
+        current_time=recorded_at(seed, day),
+        baseline_times=[recorded_at(seed, first + i) for i in range(len(baseline))],
+    )
+
+
 def _ours(config: ProfilingConfig) -> Detector:
-    def run(current: TableProfile, baseline: Sequence[TableProfile]) -> list[Finding]:
-        return [(f.column, f.metric.value) for f in detect_drift(current, baseline, config)]
+    def run(
+        current: TableProfile, baseline: Sequence[TableProfile], seed: int, day: int
+    ) -> list[Finding]:
+        return [
+            (f.column, f.metric.value) for f in faucet_detect(current, baseline, config, seed, day)
+        ]
 
     return run
 
 
 def _literal(config: ProfilingConfig) -> Detector:
-    def run(current: TableProfile, baseline: Sequence[TableProfile]) -> list[Finding]:
+    def run(
+        current: TableProfile, baseline: Sequence[TableProfile], seed: int, day: int
+    ) -> list[Finding]:
         return literal_detect(current, baseline, config)
 
     return run
@@ -78,7 +112,8 @@ def run_seed(table: str, seed: int, days: int, persist: bool) -> SeedResult:
     result.profiles += days
     for name, detect in DETECTORS.items():
         result.stable[name] = [
-            (d, detect(clean[d], _window(clean, d))) for d in range(ZSCORE.min_history, days)
+            (d, detect(clean[d], _window(clean, d), seed, d))
+            for d in range(ZSCORE.min_history, days)
         ]
     if table != "orders":
         return result
@@ -91,8 +126,12 @@ def run_seed(table: str, seed: int, days: int, persist: bool) -> SeedResult:
             result.profiles += 1
     if seed == 0 and EXAMPLE_DAY in fault_days:
         for fault in FAULTS:
-            found = detect_drift(
-                faulted[fault.name, EXAMPLE_DAY], _window(clean, EXAMPLE_DAY), ZSCORE
+            found = faucet_detect(
+                faulted[fault.name, EXAMPLE_DAY],
+                _window(clean, EXAMPLE_DAY),
+                ZSCORE,
+                seed,
+                EXAMPLE_DAY,
             )
             result.examples[fault.name] = [f.message for f in found]
     for name, detect in DETECTORS.items():
@@ -100,7 +139,7 @@ def run_seed(table: str, seed: int, days: int, persist: bool) -> SeedResult:
         result.repeats[name] = {}
         for fault in FAULTS:
             result.faults[name][fault.name] = [
-                (d, detect(faulted[fault.name, d], _window(clean, d))) for d in fault_days
+                (d, detect(faulted[fault.name, d], _window(clean, d), seed, d)) for d in fault_days
             ]
             repeats = []
             for d in fault_days:
@@ -109,7 +148,7 @@ def run_seed(table: str, seed: int, days: int, persist: bool) -> SeedResult:
                     continue
                 history = list(clean)
                 history[earlier] = faulted[fault.name, earlier]  # joined under warn
-                repeats.append((d, detect(faulted[fault.name, d], _window(history, d))))
+                repeats.append((d, detect(faulted[fault.name, d], _window(history, d), seed, d)))
             result.repeats[name][fault.name] = repeats
     if persist and days > PERSIST_FROM:
         _persistent(result, seed, clean, days)
@@ -129,7 +168,7 @@ def _persistent(result: SeedResult, seed: int, clean: list[TableProfile], days: 
         for name, detect in DETECTORS.items():
             streak = 0
             for d in range(PERSIST_FROM, len(history)):
-                found = detect(history[d], _window(history, d))
+                found = detect(history[d], _window(history, d), seed, d)
                 if not any(col == fault.column for col, _ in found):
                     break
                 streak += 1

@@ -1,7 +1,9 @@
 """Drift detection: a run's column profile against the rolling baseline of earlier runs.
 
 ``detect_drift(current, baseline, config)`` returns one :class:`DriftFinding` per column
-and metric that changed; ``[]`` while the baseline holds fewer than ``min_history`` runs.
+and metric that changed (``current_time=`` and ``baseline_times=`` add the runs'
+recorded times, for weekly seasonality); ``[]`` while the baseline holds fewer than
+``min_history`` runs.
 The user-visible knobs and their meaning are the profiling spec's: ``method`` (zscore
 or iqr), ``sensitivity`` (3.0 / 1.5), the floors (1 percentage point of null rate, 5 %
 of a distinct count, 1 % of anything else), ``new_value_min_share`` and
@@ -20,18 +22,28 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   sqrt(1 + 1/n) (19 for 5 runs and 42 tests, 5.2 for 20 runs); for iqr, with the IQR's
   own, Monte-Carlo calibrated degrees of freedom (quartiles of 5 runs are so uncertain
   that iqr judges like zscore until the baseline holds 6 runs).
-* One past incident kept under ``on_drift: warn`` does not widen the band: a baseline
-  run that this same test flags against the others is left out (at most a quarter of
-  the runs; two runs at a new level are a change becoming the norm and stay).
+* One past incident kept under ``on_drift: warn`` (a holiday, a storm) does not widen
+  the band: the one baseline run that this same test flags against the others is left
+  out (only one: more runs far from the rest are the series' own tail, and two runs at
+  a new level are a change becoming the norm).
+* With the runs' recorded times (the store passes them), a series that follows the
+  week (F test on the weekday, p < 0.001) is also judged against its own weekday,
+  which can clear a finding, never add one (:mod:`~faucet_core.drift.weekly`).
 * Extremes (min, max, len_max) are judged at the Gumbel quantile of the same
   probability (about 1.9 x the normal one), max and len_max as ratios; an extreme
-  that moves by less than a tenth of the column's standard deviation is never reported.
+  that moves by less than a tenth of the column's standard deviation, or stays within
+  the range the baseline's runs spanned, is never reported, nor a min that rose but
+  stays below the column's median (a thinner low tail: a bimodal earliest time).
 * mean and len_mean are also judged without each run's single most extreme record: one
   record is not a distribution change (max or min reports it).
 * distinct counts are judged against the run's volume (distinct / n ** b, b learned
   from the baseline or from how often values repeat), so weekends and null spikes do
   not move them; counts spread by at least half a value.
 * A constant baseline is judged by the floor alone: every change above it is reported.
+
+Run labels — :mod:`~faucet_core.drift.labels`: a column with one value per run (its
+date, month, season) is judged by its step, not its level: a new value is a new
+period; a label that moved every run and now stops, jumps or goes back is reported.
 
 Value metrics — :mod:`~faucet_core.drift.values`, :mod:`~faucet_core.drift.typemix`,
 :mod:`~faucet_core.drift.psi`, :mod:`~faucet_core.drift.valuelist`:
@@ -42,6 +54,9 @@ Value metrics — :mod:`~faucet_core.drift.values`, :mod:`~faucet_core.drift.typ
   cut-off share), and skip columns that are not stable categories: values that are
   dates or timestamps, or frequent values that turn over (a new one in at least a fifth
   of the baseline runs, twice or more).
+* On small runs, vanished_value and psi must also beat chance for the run's record
+  count; numbers that are readings (fractional, or listed values that turn over) are
+  not categories.
 * psi: over the values listed in the run and in every baseline run plus "other" (which
   counts as at least new_value_min_share on both sides), on non-null shares, computed
   only when those values cover at least 80 % of the non-null records of the run and of

@@ -5,11 +5,13 @@ Steps, for one (column, statistic) pair:
 1. Transform: ratios (log) for distinct counts and for the maxima of positive columns,
    whose run-to-run noise is multiplicative; the metric's own scale otherwise (see
    :mod:`faucet_core.drift.series`).
-2. zscore only: leave out baseline runs that are themselves gross outliers against the
-   rest (a past incident kept under ``on_drift: warn``), one at a time, at most a
-   quarter of the runs; a run is left out when it would have been flagged by this same
-   test against the others. Two or more runs at a new level are a change on its way to
-   being the norm, and stay.
+   With the runs' weekdays, a series that follows the week is first re-centered on
+   the current run's weekday (:mod:`faucet_core.drift.weekly`).
+2. zscore only: leave out the baseline run that is itself a gross outlier against the
+   rest (a past incident kept under ``on_drift: warn``), at most one; it is left out
+   when it would have been flagged by this same test against the others. Two or more
+   runs far from the rest are the series' own tail or a change on its way to being
+   the norm, and stay.
 3. Center and spread: mean and sample standard deviation (zscore), or median and IQR
    (iqr), of what is left.
    For iqr, a discrete statistic whose quartiles coincide while its runs differ is
@@ -29,11 +31,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from faucet_core.config import DriftMethod
-from faucet_core.drift.limits import IQR_SIGMAS, QUARTILE_SIGMAS, series_limit
+from faucet_core.drift.limits import IQR_SIGMAS, QUARTILE_SIGMAS, series_limit, tail_probability
 from faucet_core.drift.model import DriftScale
 from faucet_core.drift.stats import quantile
+from faucet_core.drift.weekly import Weekdays, same_weekday
 
 __all__ = ["IQR_MIN_RUNS", "Band", "Transform", "judge"]
+
+MAX_LEFT_OUT = 1
+"""Baseline runs left out as past incidents: one. Two or more runs far from the rest are
+the series' own tail (weather days of a null rate), not one incident."""
 
 _EPSILON = 1e-12
 """Relative slack in the floor comparison, so float noise never decides at the floor."""
@@ -110,12 +117,18 @@ def judge(
     tests: int,
     extreme: bool = False,
     step: float = 0.0,
+    week: Weekdays | None = None,
 ) -> Band:
     """Judge ``current`` against ``series`` (the baseline values, oldest first);
     ``extreme`` for a run's min or max (judged at the Gumbel limit); ``step`` the
-    statistic's resolution (1 for a count), which bounds a varying series' spread."""
+    statistic's resolution (1 for a count), which bounds a varying series' spread;
+    ``week`` the weekdays of the runs, to judge against the same weekday when the
+    series follows the week (:mod:`faucet_core.drift.weekly`)."""
     ys = list(map(transform.forward, series))
     y = transform.forward(current)
+    if week is not None:
+        alpha = tail_probability(method, sensitivity) / max(tests, 1)
+        ys = same_weekday(ys, week, alpha) or ys
     if method is DriftMethod.IQR and len(ys) >= IQR_MIN_RUNS:
         ordered = sorted(ys)
         q1, median, q3 = (quantile(ordered, q) for q in (0.25, 0.5, 0.75))
@@ -265,7 +278,8 @@ def _leave_out_outliers(
     extreme: bool,
 ) -> tuple[list[float], float, float]:
     """Drop, one at a time, the baseline run most extreme against the others while it
-    would have been flagged by the same test; at most a quarter of the runs.
+    would have been flagged by the same test; at most :data:`MAX_LEFT_OUT` runs (and a
+    quarter of them).
 
     The run farthest from the mean is the one with the largest leave-one-out |z|, and
     its mean and deviation without it follow from the full-sample sums, so one round
@@ -273,7 +287,7 @@ def _leave_out_outliers(
     """
     kept = list(ys)
     mean, sd = _mean_sd(kept)
-    for _ in range((len(ys) - 1) // 4):
+    for _ in range(min(MAX_LEFT_OUT, (len(ys) - 1) // 4)):
         k = len(kept)
         if k < 4 or sd == 0.0:
             break

@@ -9,6 +9,12 @@ sides (then renormalized): values below the share new_value reports may come and
 without moving the index (a new value at 4 % would otherwise add
 0.04 * ln(0.04 / 0.0001) = 0.24 on its own).
 
+Chance: on a small run the shares themselves are noisy (24 hourly records split over
+three weather states move by a record or two), so the index must also be beyond what
+sampling alone gives: n x PSI is about chi-square with (buckets - 1) degrees of freedom
+for n records drawn from the baseline's shares, and a finding needs it above that
+law's :data:`CHANCE_P` quantile. On thousands of records this asks nothing more.
+
 "Most of the column": PSI is computed only when those values cover at least
 :data:`MIN_COVERAGE` (80 %) of the non-null records of the current run and, on
 average, of the baseline runs. A column whose values churn or are dates is skipped
@@ -23,9 +29,20 @@ from collections.abc import Sequence
 
 from faucet_core.drift.messages import psi_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.drift.stats import normal_quantile
 from faucet_core.drift.valuelist import ValueList
 
-__all__ = ["MIN_COVERAGE", "PSI_EPSILON", "population_stability", "psi_finding"]
+__all__ = [
+    "CHANCE_P",
+    "MIN_COVERAGE",
+    "PSI_EPSILON",
+    "chance_psi",
+    "population_stability",
+    "psi_finding",
+]
+
+CHANCE_P = 0.001
+"""The probability that sampling alone gives an index this high, below which it counts."""
 
 MIN_COVERAGE = 0.8
 PSI_EPSILON = 1e-4
@@ -39,6 +56,15 @@ def population_stability(actual: Sequence[float], expected: Sequence[float]) -> 
         a, e = max(a, PSI_EPSILON), max(e, PSI_EPSILON)
         total += (a - e) * math.log(a / e)
     return total
+
+
+def chance_psi(records: int, buckets: int) -> float:
+    """The index that ``records`` draws from unchanged shares exceed with probability
+    :data:`CHANCE_P` (the chi-square quantile, Wilson-Hilferty, over ``records``)."""
+    df = max(buckets - 1, 1)
+    z = normal_quantile(CHANCE_P)
+    quantile = df * (1.0 - 2.0 / (9.0 * df) + z * math.sqrt(2.0 / (9.0 * df))) ** 3
+    return quantile / max(records, 1)
 
 
 def _with_other(shares: list[float], min_share: float) -> list[float]:
@@ -73,7 +99,7 @@ def psi_finding(
     if coverage < MIN_COVERAGE or baseline_coverage < MIN_COVERAGE:
         return None
     psi = population_stability(_with_other(actual, min_share), _with_other(expected, min_share))
-    if psi <= threshold:
+    if psi <= threshold or psi <= chance_psi(current.non_null, len(keys) + 1):
         return None
     return DriftFinding(
         column=name,

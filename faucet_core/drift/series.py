@@ -18,7 +18,10 @@
   factors; min on its own scale, as it sits near a lower bound (often zero). Extremes
   are judged at the Gumbel limit (see :mod:`faucet_core.drift.limits`) and a move of
   less than a tenth of the column's standard deviation is never reported (a min of
-  5.0 that becomes 5.1 in a column spread over hundreds).
+  5.0 that becomes 5.1 in a column spread over hundreds). An extreme is reported only
+  outside the range the baseline's runs spanned, by more than the floor: the earliest
+  departure of a day is sometimes 00:01 and sometimes 04:55, and either is normal once
+  the baseline has seen it, however the two modes make the band look.
 * mean and len_mean are also judged without the run's single most extreme record: a
   mean that one record moved is not a distribution change (max or min reports that
   record when it matters).

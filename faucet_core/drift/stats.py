@@ -14,6 +14,7 @@ from functools import lru_cache
 
 __all__ = [
     "EULER_GAMMA",
+    "f_sf",
     "gumbel_upper_quantile",
     "normal_quantile",
     "normal_tail",
@@ -102,6 +103,13 @@ def _betainc(a: float, b: float, x: float) -> float:
 def student_t_sf(t: float, df: float) -> float:
     """P(T > t) for Student's t with ``df`` degrees of freedom, ``t >= 0``."""
     return 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def f_sf(f: float, df1: float, df2: float) -> float:
+    """P(F > f) for Fisher's F with (``df1``, ``df2``) degrees of freedom, ``f >= 0``."""
+    if f <= 0.0:
+        return 1.0
+    return _betainc(df2 / 2.0, df1 / 2.0, df2 / (df2 + df1 * f))
 
 
 @lru_cache(maxsize=4096)

@@ -20,6 +20,7 @@ __all__ = [
     "churn_events",
     "is_calendar",
     "is_churning",
+    "is_measurement",
     "new_share_needed",
     "value_key",
     "value_list",
@@ -155,3 +156,33 @@ def is_churning(lists: Sequence[ValueList], min_share: float) -> bool:
     """The baseline's frequent values turn over: not a stable category."""
     events = churn_events(lists, min_share)
     return events >= CHURN_MIN_EVENTS and events >= CHURN_RATE * (len(lists) - 1)
+
+
+MEASURE_TURNOVER = 2.0
+"""A numeric column whose baseline lists, together, hold this many times the values of
+one list is a measurement (temperatures, counts of riders), not a code."""
+
+
+def is_measurement(lists: Sequence[ValueList]) -> bool:
+    """Numbers that are readings, not codes: fractional values (temperatures, wind
+    speeds), or integers whose listed values turn over from run to run (a small table's
+    counts of riders repeat by chance); a repeated reading is no new category. Integer
+    codes (HTTP statuses, ratings) list the same few values in every run."""
+    if not lists:
+        return False
+    numeric = all(
+        not isinstance(t.value, (str, bool)) and isinstance(t.value, (int, float))
+        for lst in lists
+        for t in lst.top
+    )
+    if not numeric:
+        return False
+    if any(
+        isinstance(t.value, float) and not t.value.is_integer() for lst in lists for t in lst.top
+    ):
+        return True  # fractional readings are measurements, never codes
+    union: set[ValueKey] = set()
+    for lst in lists:
+        union.update(lst.keys)
+    per_list = sum(len(lst.keys) for lst in lists) / len(lists)
+    return per_list > 0 and len(union) >= MEASURE_TURNOVER * per_list

@@ -9,13 +9,14 @@ a full top-k list (see :data:`~faucet_core.drift.valuelist.EDGE_MARGIN`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from faucet_core.drift.messages import new_value_message, vanished_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_share_needed
 
-__all__ = ["new_values", "vanished_values"]
+__all__ = ["ABSENT_P", "new_values", "vanished_values"]
 
 
 def new_values(
@@ -53,6 +54,17 @@ def new_values(
     return findings
 
 
+ABSENT_P = 0.001
+"""A value missing from a small run is vanished only when chance alone would miss it
+less often than this: (1 - share) ** records."""
+
+
+def _absent_by_chance(share: float, records: int) -> bool:
+    """A value at ``share`` can be missing from ``records`` draws by chance: "clear" at
+    12.5 % of a day's 24 hourly readings is missing on 4 % of days."""
+    return records * math.log1p(-min(share, 1.0 - 1e-12)) > math.log(ABSENT_P)
+
+
 def vanished_values(
     name: str, current: ValueList, past: Sequence[ValueList], min_share: float
 ) -> list[DriftFinding]:
@@ -72,6 +84,8 @@ def vanished_values(
             continue
         needed = max(min_share, EDGE_MARGIN * current.cutoff)
         if least < needed:
+            continue
+        if not current.truncated and _absent_by_chance(least, current.non_null):
             continue
         cutoff = current.cutoff if current.truncated else None
         value = past[-1].value(key)

@@ -8,6 +8,7 @@ every later ``record`` of its key.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from faucet_core.errors import FaucetError, StoreCorruptError
 from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_profile
 from faucet_core.store.models import BaselineKey, SkippedRun
-from faucet_core.store.rows import RawRun, raw_runs, skipped, to_raw, where_of
+from faucet_core.store.rows import RawRun, raw_runs, recorded_at_of, skipped, to_raw, where_of
 from faucet_core.store.schema import profile_runs
 
 __all__ = ["BaselineRun", "detect", "load_baseline", "probe"]
@@ -31,6 +32,7 @@ _COMPUTE_ERRORS = (ArithmeticError, AttributeError, KeyError, TypeError, ValueEr
 class BaselineRun:
     raw: RawRun
     profile: TableProfile
+    recorded_at: dt.datetime | None = None
 
 
 def load_baseline(
@@ -38,7 +40,7 @@ def load_baseline(
 ) -> tuple[list[BaselineRun], list[SkippedRun]]:
     """The newest ``window`` baseline runs of one key, oldest first, and the damaged ones."""
     query = (
-        raw_runs("seq", "run_id", "profile")
+        raw_runs("seq", "run_id", "recorded_at", "profile")
         .where(profile_runs.c.baseline_id == baseline_id, profile_runs.c.in_baseline.is_(True))
         .order_by(profile_runs.c.seq.desc())
     )
@@ -59,7 +61,7 @@ def load_baseline(
         except StoreCorruptError as exc:
             bad.append(skipped(key, raw, exc))
             continue
-        runs.append(BaselineRun(raw, prof))
+        runs.append(BaselineRun(raw, prof, recorded_at_of(raw, conn.dialect)))
     return runs, bad
 
 
@@ -75,16 +77,37 @@ def probe(current: TableProfile, run: BaselineRun, config: ProfilingConfig) -> s
     return None
 
 
+def _drift(
+    current: TableProfile,
+    baseline: Sequence[BaselineRun],
+    config: ProfilingConfig,
+    current_time: dt.datetime | None,
+) -> list[DriftFinding]:
+    """detect_drift with the runs' recorded times when every run has one."""
+    times = [r.recorded_at for r in baseline]
+    if current_time is None or any(t is None for t in times):
+        return detect_drift(current, [r.profile for r in baseline], config)
+    return detect_drift(
+        current,
+        [r.profile for r in baseline],
+        config,
+        current_time=current_time,
+        baseline_times=[t for t in times if t is not None],
+    )
+
+
 def detect(
     key: BaselineKey,
     current: TableProfile,
     baseline: Sequence[BaselineRun],
     config: ProfilingConfig,
+    current_time: dt.datetime | None = None,
 ) -> tuple[list[DriftFinding], list[BaselineRun], list[SkippedRun]]:
-    """Findings of ``current`` against ``baseline``; runs the detector cannot compute with
-    are probed one by one, left out and returned as skipped."""
+    """Findings of ``current`` (recorded at ``current_time``) against ``baseline``; runs
+    the detector cannot compute with are probed one by one, left out and returned as
+    skipped."""
     try:
-        return detect_drift(current, [r.profile for r in baseline], config), list(baseline), []
+        return _drift(current, baseline, config, current_time), list(baseline), []
     except _COMPUTE_ERRORS:
         pass
     usable: list[BaselineRun] = []
@@ -101,7 +124,7 @@ def detect(
     if len(usable) < config.min_history:
         return [], usable, bad
     try:
-        findings = detect_drift(current, [r.profile for r in usable], config)
+        findings = _drift(current, usable, config, current_time)
     except _COMPUTE_ERRORS as exc:
         raise StoreCorruptError(
             f"baseline {key}: drift detection failed on the stored baseline "

@@ -145,7 +145,7 @@ class ProfileStore:
             usable, bad = load_baseline(conn, bkey, baseline_id, config.window)
             findings: Sequence[DriftFinding] = ()
             if len(usable) >= config.min_history:
-                findings, usable, unusable = detect(bkey, profile, usable, config)
+                findings, usable, unusable = detect(bkey, profile, usable, config, when)
                 bad.extend(unusable)
             if len(usable) < config.min_history:
                 status = RunStatus.WARMING

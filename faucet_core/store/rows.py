@@ -113,6 +113,16 @@ def status_of(value: Any, where: str) -> RunStatus:
         raise StoreCorruptError(f"{where}: unknown status {value!r}") from None
 
 
+def recorded_at_of(raw: RawRun, dialect: Dialect) -> dt.datetime | None:
+    """The run's ``recorded_at`` in UTC, or None when it is missing or damaged (the
+    detector then judges without the runs' weekdays)."""
+    try:
+        value = _typed(profile_runs.c.recorded_at, raw.values.get("recorded_at"), dialect, "")
+    except StoreCorruptError:
+        return None
+    return _utc(value) if isinstance(value, dt.datetime) else None
+
+
 def _utc(value: dt.datetime) -> dt.datetime:
     return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value
 

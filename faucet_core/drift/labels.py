@@ -1,0 +1,207 @@
+"""Run labels: columns that hold one value per run (its date, day, month, season, year).
+
+A table loaded once a day often carries the day itself: ``year``, ``month``, ``day``,
+``season``, a month name. Every row of a run holds the same value, and the value moves
+with the run by design: judged by its level, the first run of a new month is a 100 %
+new value and a change of a constant column; the day of the month is new every run.
+
+A column is a run label when it holds exactly one distinct non-null value in the
+current run and in every baseline run (recognised from the history, no setting). Its
+level is not judged (no mean / min / max / string_length / distinct / new_value /
+vanished_value / psi); its *step* is:
+
+* a value no baseline run held is a new period: normal (the next month, the next day,
+  day 1 after day 31), except a forward **jump** of a numeric label that advanced on
+  every baseline run, by more than twice the largest step it took (day 12 after day 7);
+* a label that held the same value in every baseline run is a constant, not yet seen to
+  move: a new value is a **switch**, reported as a new value, unless it reads as the next
+  period (a number one above the last, or back to 0 or 1 as a month or hour wraps; a
+  later ISO date or time; a month, weekday or season name after another). A tag going
+  from ``web`` to ``app`` for good is reported; ``month`` going from 3 to 4 is not;
+* the value of the last run again is normal (a month lasts many days), except when the
+  label took a new value on every baseline run: it **stopped advancing**;
+* a smaller value that an earlier run held, for a numeric label that took a new value
+  on every baseline run and never revisited one, is a label **going back** (an old
+  partition loaded again); labels that revisit values (a weekday, a working-day or
+  holiday flag) or change only now and then (a month) may return.
+
+Its null rate and type mix are judged as for any column.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import json
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+from faucet_core.drift.messages import fmt_value
+from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.profile.model import ColumnProfile
+
+__all__ = ["JUMP_FACTOR", "label_finding", "label_value"]
+
+JUMP_FACTOR = 2.0
+"""A forward step more than this multiple of the largest baseline step is a jump."""
+
+
+def label_value(column: ColumnProfile) -> Any | None:
+    """The column's one value in this run, or None when it holds more (or none we can
+    see: no listed values and not numeric)."""
+    if column.distinct != 1 or column.row_count <= column.null_count:
+        return None
+    numbers = set(column.types) - {"null"} <= {"integer", "number"}
+    if column.numeric is not None and column.numeric.min == column.numeric.max and numbers:
+        value = float(column.numeric.min)
+        return int(value) if value.is_integer() else value
+    top = column.top_values
+    if top and len(top) == 1 and not column.classified:
+        return top[0].value
+    return None
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True) if not isinstance(value, float) else repr(value)
+
+
+def label_finding(
+    name: str, current: Any, before: Sequence[Any], min_history: int
+) -> DriftFinding | None:
+    """The finding on a run label's step, or None (see the module docstring)."""
+    keys = [_key(v) for v in before]
+    now = _key(current)
+    changes = sum(1 for a, b in pairwise(keys) if a != b)
+    every_run = changes == len(keys) - 1 and changes >= min_history - 1
+    numeric = isinstance(current, (int, float)) and all(isinstance(v, (int, float)) for v in before)
+    if now == keys[-1]:
+        if every_run:
+            return _finding(
+                name,
+                current,
+                before,
+                f"{name}.mean: label {fmt_value(current)} repeats the last run's; it took a "
+                f"new value in each of the {len(before)} baseline runs (stopped advancing)",
+                step=0.0,
+            )
+        return None
+    if now in keys:
+        backward = numeric and float(current) < float(before[-1])
+        if not (every_run and backward) or _revisits(keys):
+            return None
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.mean: label {fmt_value(current)} goes back to an earlier run's value; "
+            f"the {len(before)} baseline runs never did",
+            step=0.0,
+        )
+    if changes == 0 and len(keys) >= min_history and not _next_period(current, before[-1]):
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.new_value: value {fmt_value(current)} replaces {fmt_value(before[-1])}, "
+            f"the one value of all {len(before)} baseline runs",
+            step=0.0,
+            as_new_value=True,
+        )
+    if not (numeric and every_run):
+        return None
+    steps = [b - a for a, b in pairwise(before) if b > a]
+    step = float(current) - float(before[-1])
+    largest = max(steps, default=0.0)
+    if step > 0 and largest > 0 and step > JUMP_FACTOR * largest:
+        return _finding(
+            name,
+            current,
+            before,
+            f"{name}.mean: label {fmt_value(current)} jumps {fmt_value(step)} from the last "
+            f"run's {fmt_value(before[-1])}; the baseline's steps were at most "
+            f"{fmt_value(largest)}",
+            step=step,
+        )
+    return None
+
+
+_CALENDAR_WORDS = frozenset(
+    w.lower()
+    for w in (
+        *(calendar.month_name[1:]),
+        *(calendar.month_abbr[1:]),
+        *(calendar.day_name),
+        *(calendar.day_abbr),
+        "spring",
+        "summer",
+        "autumn",
+        "fall",
+        "winter",
+    )
+)
+
+
+def _next_period(current: Any, last: Any) -> bool:
+    """Whether a constant label's new value reads as the next period, not a switch."""
+    if isinstance(current, bool) or isinstance(last, bool):
+        return False
+    if isinstance(current, (int, float)) and isinstance(last, (int, float)):
+        return current == last + 1 or (current in (0, 1) and current < last)
+    if isinstance(current, str) and isinstance(last, str):
+        if current.strip().lower() in _CALENDAR_WORDS and last.strip().lower() in _CALENDAR_WORDS:
+            return True
+        then, now = _instant(last), _instant(current)
+        return then is not None and now is not None and now > then
+    return False
+
+
+def _instant(text: str) -> dt.datetime | None:
+    """An ISO date or date-time, as a naive UTC-less instant, or None."""
+    try:
+        value = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value.replace(tzinfo=None)
+
+
+def _revisits(keys: Sequence[str]) -> bool:
+    """True when a value comes back after another one in between."""
+    closed: set[str] = set()
+    for a, b in pairwise(keys):
+        if a != b:
+            closed.add(a)
+            if b in closed:
+                return True
+    return False
+
+
+def _finding(
+    name: str,
+    current: Any,
+    before: Sequence[Any],
+    message: str,
+    step: float,
+    *,
+    as_new_value: bool = False,
+) -> DriftFinding:
+    numeric = (
+        isinstance(current, (int, float)) and not isinstance(current, bool) and not as_new_value
+    )
+    last = before[-1]
+    return DriftFinding(
+        column=name,
+        metric=DriftMetric.MEAN if numeric else DriftMetric.NEW_VALUE,
+        message=message if numeric else message.replace(f"{name}.mean:", f"{name}.new_value:"),
+        value=float(current) if numeric else 1.0,
+        baseline_center=float(last) if isinstance(last, (int, float)) else 0.0,
+        baseline_spread=0.0,
+        score=step,
+        threshold=0.0,
+        test=DriftTest.FLOOR if numeric else DriftTest.SHARE,
+        baseline_runs=len(before),
+        statistic="label",
+        value_key=None if numeric else current,
+        share=None if numeric else 1.0,
+        baseline_share=None if numeric else 0.0,
+    )
