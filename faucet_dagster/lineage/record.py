@@ -182,8 +182,9 @@ def record_in_catalog(
     profile: Any = None,
     outcome: Any = None,
 ) -> RecordSummary:
-    """Record one materialization, merge the ``catalog:`` block into the datasets it
-    touched, and record its profile (if any) on the asset's dataset."""
+    """Record one materialization, merge the ``catalog:`` block (and a dbt model's
+    exposures, as consumers) into the datasets it touched, and record its profile (if any)
+    on the asset's dataset."""
     record = asset_run_record(graph, key, run_id=run_id, when=when, metadata=metadata)
     if profile is not None and record.outputs[0].schema is None:
         # No declared dagster/column_schema: what the run wrote, as profiled, is the
@@ -191,6 +192,7 @@ def record_in_catalog(
         output = dataclasses.replace(record.outputs[0], schema=profile_schema(profile))
         record = dataclasses.replace(record, outputs=(output, *record.outputs[1:]))
     summary = catalog.record([record])
+    config = with_exposures(config, graph, [key])  # dbt exposures: consumers of the model
     if config.datasets:
         touched = [o.dataset.id for o in (*record.inputs, *record.outputs)]
         catalog.apply_config(config, touched)
@@ -238,7 +240,6 @@ def record_materialization_lineage(
     metadata = dict(materialization.metadata) if materialization is not None else None
     try:
         catalog, config = _catalog_for(resource, store)
-        config = with_exposures(config, graph, [asset_key])
         try:
             return record_in_catalog(
                 catalog,

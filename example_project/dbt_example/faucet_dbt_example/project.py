@@ -1,7 +1,7 @@
 """The example's Dagster definitions for a dbt project folder (no work at import time: the
-``definitions`` module calls :func:`build_defs` on this folder; tests call it on a copy)."""
+``definitions`` module calls :func:`build_defs` on this folder; tests call it on a copy).
 
-from __future__ import annotations
+No ``from __future__ import annotations``: Dagster reads the real class of ``context``."""
 
 import os
 from collections.abc import Iterator
@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from dagster import AssetExecutionContext
 from dagster_dbt import DbtCliResource, DbtProject, dbt_assets
 
 from faucet_dagster import FaucetResource, build_profile_checks
+from faucet_dagster.lineage import build_lineage_sensor
 
 __all__ = ["build_defs", "prepare", "warehouse_url"]
 
@@ -39,7 +41,7 @@ def build_defs(project: DbtProject, *, store_url: str | None = None) -> dg.Defin
     """Every seed and model as an asset, each with a faucet profile check run in DuckDB."""
 
     @dbt_assets(manifest=project.manifest_path, project=project)
-    def shop_dbt_assets(context: dg.AssetExecutionContext, dbt: DbtCliResource) -> Iterator[Any]:
+    def shop_dbt_assets(context: AssetExecutionContext, dbt: DbtCliResource) -> Iterator[Any]:
         # fetch_column_metadata: each model's column schema and the column lineage
         # dagster-dbt derives from its compiled SQL (sqlglot) ride on its materialization.
         yield from dbt.cli(["build"], context=context).stream().fetch_column_metadata()
@@ -53,6 +55,8 @@ def build_defs(project: DbtProject, *, store_url: str | None = None) -> dg.Defin
     return dg.Definitions(
         assets=[shop_dbt_assets],
         asset_checks=checks,
+        # records every materialization (with dagster-dbt's column lineage) in the catalog
+        sensors=[build_lineage_sensor()],
         resources={"dbt": DbtCliResource(project_dir=project), "faucet": faucet},
         # One process: dbt holds the DuckDB file's write lock while it builds, and each check
         # step would otherwise import dbt again in a process of its own.
