@@ -25,6 +25,7 @@ from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.sketches import SketchParams
 from faucet_core.profile.spark import is_spark_dataframe, profile_spark
+from faucet_core.profile.sql import is_sql_table, profile_sql
 from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
 from faucet_core.profile.values import update_from_values
@@ -196,10 +197,13 @@ def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
     RecordBatchReader, or an iterable of dict records (a generator is streamed in
     batches of :data:`RECORD_BATCH_ROWS`, never materialized). A PySpark DataFrame is
     profiled on its executors, partition by partition, and the partials merged here
-    (:mod:`faucet_core.profile.spark`).
+    (:mod:`faucet_core.profile.spark`). A :class:`~faucet_core.profile.sql.SqlTable` is
+    profiled by its database with aggregate queries (:mod:`faucet_core.profile.sql`).
     """
     if is_spark_dataframe(data):
         return profile_spark(data, config)
+    if is_sql_table(data):
+        return profile_sql(data, config)
     profiler = Profiler(config)
     profiler.add(data)
     return profiler.finish()
@@ -227,6 +231,11 @@ def _batches(data: Any) -> Iterator[tuple[str, Any]]:
         raise ProfilingInputError(
             "a Spark DataFrame is profiled where it lives, partition by partition: pass it to "
             "profile(), not to Profiler.add()"
+        )
+    if is_sql_table(data):
+        raise ProfilingInputError(
+            "a SqlTable is profiled by its database with aggregate queries: pass it to "
+            "profile() or profile_sql(), not to Profiler.add()"
         )
     if isinstance(data, (str, bytes, bytearray, Mapping)):
         raise ProfilingInputError(

@@ -1,0 +1,569 @@
+"""Profiling a SQL table or view where it lives: a few aggregate queries, no rows fetched.
+
+:func:`profile_sql` reflects the columns with SQLAlchemy, then runs
+
+1. for text columns that a value detector may classify, ``SELECT DISTINCT col ... LIMIT
+   1000`` (the in-memory profiler's sample size), decided here as a single pass decides;
+2. one aggregate query over the whole table: row count, per column non-null and NaN /
+   infinity counts, distinct (approximate where the dialect has it), min / max / mean /
+   population stddev / p50 / p95 over the finite numbers, string lengths in characters;
+3. for each categorical column (distinct at most ``categorical_max_distinct``), not
+   classified, ``GROUP BY col ORDER BY count DESC LIMIT top_values + 1``.
+
+Only aggregates leave the database, plus the top values of categorical columns and the
+detector sample (which is tested here and dropped). A classified column's numeric
+statistics and top values are never queried. The result is an ordinary
+:class:`~faucet_core.profile.table.TableProfile` without sketches (``sketches={}``): the
+detector and the store take it as any profile; :meth:`TableProfile.merge` refuses it.
+
+Every dialect difference lives in :mod:`faucet_core.profile.sql_dialects`.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import math
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import sqlalchemy as sa
+
+from faucet_core.config import ProfilingConfig
+from faucet_core.errors import FaucetError, ProfilingInputError
+from faucet_core.profile.jsonvalues import canonical_json
+from faucet_core.profile.model import ColumnProfile, JsonType, NumericStats, StringStats, TopValue
+from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.sketches import MAX_TRACKED_VALUE_CHARS, SketchParams
+from faucet_core.profile.sql_dialects import Nested, SqlDialect, dialect_for, reflect_columns
+from faucet_core.profile.table import TableProfile
+
+__all__ = ["SqlTable", "is_sql_table", "profile_sql"]
+
+_SAMPLE_PER_COLUMN = 1000  # the detector sample of faucet_core.profile.policy
+_SAMPLE_PER_BATCH = 100
+_NESTED_SAMPLE = 64
+_MAX_ERROR_CHARS = 300
+
+
+@dataclass(frozen=True)
+class SqlTable:
+    """A table or view in a SQL database, profiled where it lives.
+
+    ``bind`` is a SQLAlchemy Engine or Connection, or a database URL (an engine is made
+    for the call and disposed after). ``name`` and ``schema`` are identifiers, quoted by
+    the dialect (never pasted into SQL); ``schema=None`` is the connection's default.
+    """
+
+    bind: Any
+    name: str
+    schema: str | None = None
+
+
+def is_sql_table(data: Any) -> bool:
+    """Whether ``data`` is a :class:`SqlTable`."""
+    return isinstance(data, SqlTable)
+
+
+class _Kind(Enum):
+    INTEGER = "integer"
+    FLOAT = "float"
+    FLOAT32 = "float32"
+    DECIMAL = "decimal"
+    BOOLEAN = "boolean"
+    TEXT = "text"
+    DATE = "date"
+    TIMESTAMP = "timestamp"
+    TIMESTAMPTZ = "timestamptz"
+    TIME = "time"
+    BINARY = "binary"
+    JSON = "json"
+    ARRAY = "array"
+    OBJECT = "object"
+    OTHER = "other"  # profiled as its text
+
+
+_NUMERIC = (_Kind.INTEGER, _Kind.FLOAT, _Kind.FLOAT32, _Kind.DECIMAL)
+_FLOATS = (_Kind.FLOAT, _Kind.FLOAT32)
+_TEMPORAL_BASE = {_Kind.DATE: 10, _Kind.TIMESTAMP: 19, _Kind.TIMESTAMPTZ: 20, _Kind.TIME: 8}
+_NESTED = (_Kind.JSON, _Kind.ARRAY, _Kind.OBJECT)
+
+
+def _kind_of(sql_type: Any) -> _Kind:
+    """How a column of SQLAlchemy type ``sql_type`` is profiled (its JSON type follows)."""
+    t = sql_type
+    if isinstance(t, Nested):
+        return _Kind.OBJECT
+    if isinstance(t, sa.ARRAY):
+        return _Kind.ARRAY
+    if isinstance(t, sa.JSON):
+        return _Kind.JSON
+    if isinstance(t, sa.Boolean):
+        return _Kind.BOOLEAN
+    if isinstance(t, sa.Integer):
+        return _Kind.INTEGER
+    if isinstance(t, sa.Float):
+        single = isinstance(t, sa.REAL) or (t.precision is not None and t.precision <= 24)
+        return _Kind.FLOAT32 if single else _Kind.FLOAT
+    if isinstance(t, sa.Numeric):
+        return _Kind.DECIMAL
+    if isinstance(t, sa.DateTime):
+        return _Kind.TIMESTAMPTZ if t.timezone else _Kind.TIMESTAMP
+    if isinstance(t, sa.Date):
+        return _Kind.DATE
+    if isinstance(t, sa.Time):
+        return _Kind.TIME
+    if isinstance(t, sa.LargeBinary | sa.BINARY | sa.VARBINARY):
+        return _Kind.BINARY
+    if isinstance(t, sa.String | sa.Enum):
+        return _Kind.TEXT
+    return _Kind.OTHER
+
+
+def profile_sql(table: SqlTable, config: ProfilingConfig | None = None) -> TableProfile:
+    """Profile ``table`` with aggregate queries run by its database.
+
+    Agrees with :func:`faucet_core.profile` on the same rows: exact row, null and type
+    counts, min, max and string lengths; mean and stddev to float precision; p50 / p95
+    exact on DuckDB and PostgreSQL; distinct exact on PostgreSQL and within HyperLogLog
+    error on DuckDB; top values exact. See docs/sql.md for every dialect.
+    """
+    if not is_sql_table(table):
+        raise ProfilingInputError(
+            f"profile_sql takes a SqlTable, not a {type(table).__name__}: pass "
+            "SqlTable(engine, 'table_name', schema=...)"
+        )
+    config = config or ProfilingConfig()
+    where = _where(table)
+    try:
+        with _connection(table.bind, where) as conn:
+            return _Run(conn, table, config).profile()
+    except FaucetError:
+        raise
+    except sa.exc.NoSuchTableError:
+        raise ProfilingInputError(
+            f"cannot profile {where}: no such table or view; check the name and the schema "
+            "(names are case-sensitive)"
+        ) from None
+    except sa.exc.SQLAlchemyError as exc:
+        raise ProfilingInputError(
+            f"cannot profile {where}: {_first_line(exc)}; check the database is reachable and "
+            "the table readable"
+        ) from None
+
+
+# -- connection and errors --------------------------------------------------------------------
+@contextmanager
+def _connection(bind: Any, where: str) -> Iterator[sa.Connection]:
+    if isinstance(bind, sa.Connection):
+        yield bind
+        return
+    if isinstance(bind, sa.Engine):
+        with bind.connect() as conn:
+            yield conn
+        return
+    if isinstance(bind, str | sa.URL):
+        try:
+            engine = sa.create_engine(bind)
+        except Exception as exc:  # a bad URL or a missing driver
+            raise ProfilingInputError(
+                f"cannot profile {where}: the database URL is not usable ({_first_line(exc)}); "
+                "pass a SQLAlchemy URL such as 'duckdb:///path.db' or "
+                "'postgresql+psycopg://user@host/db' (with its driver installed)"
+            ) from None
+        try:
+            with engine.connect() as conn:
+                yield conn
+        finally:
+            engine.dispose()
+        return
+    raise ProfilingInputError(
+        f"SqlTable.bind is a {type(bind).__name__}; pass a SQLAlchemy Engine, Connection or "
+        "database URL"
+    )
+
+
+def _redact(text: str) -> str:
+    from faucet_core.store.redact import redact  # here: faucet_core.store imports this package
+
+    return redact(text)
+
+
+def _where(table: SqlTable) -> str:
+    name = table.name if table.schema is None else f"{table.schema}.{table.name}"
+    bind = table.bind
+    url: Any = None
+    if isinstance(bind, str | sa.URL):
+        url = bind
+    elif isinstance(bind, sa.Engine | sa.Connection):
+        url = bind.engine.url
+    if url is None:
+        return f"table {name!r}"
+    if isinstance(url, sa.URL):
+        url = url.render_as_string(hide_password=True)
+    return f"table {name!r} at {_redact(str(url))}"
+
+
+def _first_line(exc: BaseException) -> str:
+    inner = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(inner).strip().splitlines() if line.strip()]
+    text = f"{type(inner).__name__}: {lines[0] if lines else ''}"
+    text = _redact(text)
+    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 3] + "..."
+
+
+# -- the profile ---------------------------------------------------------------------------------
+@dataclass
+class _Column:
+    name: str
+    kind: _Kind
+    expr: Any  # the SQLAlchemy column
+    labels: set[str]
+
+
+class _Run:
+    """One profile: the queries and the assembly of their results."""
+
+    def __init__(self, conn: sa.Connection, table: SqlTable, config: ProfilingConfig) -> None:
+        self.conn = conn
+        self.dialect: SqlDialect = dialect_for(conn.dialect.name)
+        self.config = config
+        self.params = SketchParams(
+            top_values=config.top_values, categorical_max_distinct=config.categorical_max_distinct
+        )
+        reflected = reflect_columns(conn, table.name, table.schema)
+        self.table = sa.table(
+            table.name, *[sa.column(name, type_) for name, type_ in reflected], schema=table.schema
+        )
+        self.types = dict(reflected)
+
+    def profile(self) -> TableProfile:
+        from faucet_core.profile.profiler import Profiler
+
+        # The in-memory profiler over no rows picks the columns (config.columns, exclude,
+        # max_columns), their order, and the labels the policy gives by name.
+        seed_profiler = Profiler(self.config)
+        seed_profiler.add_columns(0, [(n, pa.array([], pa.null())) for n in self.types])
+        seed = seed_profiler.finish()
+        columns = [
+            _Column(name, _kind_of(self.types[name]), self.table.c[name], set(col.classified))
+            for name, col in seed.columns.items()
+            if name in self.types
+        ]
+        self._classify_by_values(columns)
+        stats = self._aggregates(columns)
+        rows = int(stats["rows"])
+        out: dict[str, ColumnProfile] = {}
+        for name in seed.columns:
+            column = next((c for c in columns if c.name == name), None)
+            if column is None:  # asked for by config.columns, absent from the table
+                out[name] = _all_null(name, rows, seed.columns[name].classified)
+            else:
+                out[name] = self._column_profile(column, stats, rows, columns.index(column))
+        return TableProfile(
+            row_count=rows, columns=out, skipped_columns=seed.skipped_columns, params=self.params
+        )
+
+    # -- 1. value detectors and nested field names --------------------------------------
+    def _classify_by_values(self, columns: list[_Column]) -> None:
+        policy = self.config.policy
+        if policy is None or not policy.rules:
+            return
+        for column in columns:
+            state = PolicyState(policy, column.name)
+            state.labels = set(column.labels)
+            if state.done:
+                continue
+            if column.kind in (_Kind.TEXT, _Kind.BINARY):
+                values = self._sample(column.expr, _SAMPLE_PER_COLUMN)
+                if column.kind is _Kind.BINARY:
+                    values = [base64.b64encode(bytes(v)).decode("ascii") for v in values]
+                for start in range(0, len(values), _SAMPLE_PER_BATCH):
+                    state.observe_strings(
+                        [str(v) for v in values[start : start + _SAMPLE_PER_BATCH]]
+                    )
+            elif column.kind in _NESTED and self.dialect.json_text is not None:
+                texts = self._sample(self.dialect.json_text(column.expr), _NESTED_SAMPLE)
+                state.observe_nested([json.loads(t) for t in texts])
+            column.labels |= state.finish()
+
+    def _sample(self, expr: Any, limit: int) -> list[Any]:
+        query = sa.select(expr).where(expr.is_not(None)).distinct().limit(limit)
+        inner = query.select_from(self.table)
+        return [row[0] for row in self.conn.execute(inner)]
+
+    # -- 2. the aggregate query ---------------------------------------------------------------
+    def _aggregates(self, columns: list[_Column]) -> Mapping[str, Any]:
+        d = self.dialect
+        exprs: list[Any] = [sa.func.count().label("rows")]
+        for i, column in enumerate(columns):
+            c, kind = column.expr, column.kind
+            p = f"c{i}_"
+            exprs.append(sa.func.count(c).label(p + "nonnull"))
+            value = c
+            finite = c
+            if self._specials(kind) and d.is_nan is not None and d.is_inf is not None:
+                nan, inf = d.is_nan(c), d.is_inf(c)
+                exprs.append(_count_if(nan).label(p + "nan"))
+                exprs.append(_count_if(inf).label(p + "inf"))
+                value = sa.case((nan, sa.null()), else_=c)
+                finite = sa.case((sa.or_(nan, inf), sa.null()), else_=c)
+            if kind is _Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
+                value = _shortest(value)
+                finite = _shortest(finite)
+            if kind is _Kind.JSON or kind is _Kind.OTHER:
+                exprs.append(d.distinct(sa.cast(c, sa.Text)).label(p + "distinct"))
+            else:
+                exprs.append(d.distinct(value).label(p + "distinct"))
+            if kind in _NUMERIC and not column.labels:
+                exprs += [
+                    sa.func.count(finite).label(p + "n"),
+                    sa.func.min(finite).label(p + "min"),
+                    sa.func.max(finite).label(p + "max"),
+                    sa.func.avg(finite).label(p + "mean"),
+                    d.stddev_pop(finite).label(p + "sd"),
+                    d.quantile(finite, 0.5).label(p + "p50"),
+                    d.quantile(finite, 0.95).label(p + "p95"),
+                ]
+            lengths = self._lengths(column)
+            if lengths is not None:
+                exprs += [
+                    sa.func.min(lengths).label(p + "len_min"),
+                    sa.func.max(lengths).label(p + "len_max"),
+                    sa.func.sum(lengths).label(p + "len_sum"),
+                ]
+            if kind is _Kind.JSON and d.json_kind is not None:
+                json_kind = d.json_kind(c)
+                for jt in ("object", "array", "string", "integer", "number", "boolean"):
+                    exprs.append(_count_if(json_kind == jt).label(f"{p}json_{jt}"))
+        row = self.conn.execute(sa.select(*exprs).select_from(self.table)).mappings().one()
+        return dict(row)
+
+    def _specials(self, kind: _Kind) -> bool:
+        """Whether a column of ``kind`` may hold NaN or infinity in this dialect."""
+        return kind in _FLOATS or (kind is _Kind.DECIMAL and self.dialect.decimal_nan)
+
+    def _lengths(self, column: _Column) -> Any:
+        """Per-row length, in characters, of the text a value is profiled as (or None)."""
+        d, c, kind = self.dialect, column.expr, column.kind
+        if kind is _Kind.TEXT:
+            return d.char_length(c)
+        if kind is _Kind.OTHER:
+            return d.char_length(sa.cast(c, sa.Text))
+        if kind is _Kind.BINARY:  # base64: 4 characters per started 3 bytes
+            n = d.byte_length(c) + 2
+            return sa.cast((n - n % 3) / 3 * 4, sa.BigInteger)
+        if kind in _TEMPORAL_BASE:
+            base = _TEMPORAL_BASE[kind]
+            if kind is _Kind.DATE or d.micros is None:
+                return sa.case((c.is_(None), sa.null()), else_=sa.literal(base))
+            micros = sa.cast(d.micros(c), sa.BigInteger) % 1_000_000
+            ladder = [(micros == 0, 0)] + [(micros % 10**z == 0, 7 - z) for z in range(5, 0, -1)]
+            return sa.literal(base) + sa.case(*ladder, else_=7)
+        return None
+
+    # -- 3. top values ---------------------------------------------------------------------
+    def _top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
+        k = self.params.top_values
+        d, c, kind = self.dialect, column.expr, column.kind
+        if kind in _NESTED:
+            return self._nested_top_values(column, rows)
+        value = sa.cast(c, sa.Text) if kind is _Kind.OTHER else c
+        conditions = [value.is_not(None)]
+        if self._specials(kind) and d.is_nan is not None and d.is_inf is not None:
+            conditions += [sa.not_(d.is_nan(c)), sa.not_(d.is_inf(c))]
+        if kind in (_Kind.TEXT, _Kind.OTHER):
+            conditions.append(d.char_length(value) <= MAX_TRACKED_VALUE_CHARS)
+        count = sa.func.count().label("n")
+        base = sa.select(value.label("v"), count).select_from(self.table).where(*conditions)
+        grouped = base.group_by(value)
+        found: list[Any] = list(self.conn.execute(grouped.order_by(count.desc()).limit(k + 1)))
+        if len(found) > k and found[k][1] == found[k - 1][1]:  # a tie at the cut: all of it
+            having = grouped.having(sa.func.count() >= found[k - 1][1])
+            found = list(self.conn.execute(having))
+        keyed = [(_json_key(row[0], kind), int(row[1])) for row in found]
+        return _top(keyed, k, rows)
+
+    def _nested_top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
+        if self.dialect.json_text is None:
+            return ()
+        text = self.dialect.json_text(column.expr).label("v")
+        count = sa.func.count().label("n")
+        query = (
+            sa.select(text, count)
+            .select_from(self.table)
+            .where(column.expr.is_not(None))
+            .group_by(text)
+            .limit(2 * self.params.categorical_max_distinct + 1)
+        )
+        counts: Counter[str] = Counter()
+        rows_found: list[Any] = list(self.conn.execute(query))
+        for value, n in rows_found:
+            parsed = json.loads(value)
+            if parsed is None:
+                continue
+            counts[canonical_json(parsed)] += int(n)
+        keyed = [(key, n) for key, n in counts.items() if len(key) <= MAX_TRACKED_VALUE_CHARS]
+        return _top(keyed, self.params.top_values, rows)
+
+    # -- assembly ----------------------------------------------------------------------------
+    def _column_profile(
+        self, column: _Column, stats: Mapping[str, Any], rows: int, index: int
+    ) -> ColumnProfile:
+        p = f"c{index}_"
+        kind = column.kind
+        nonnull = int(stats[p + "nonnull"])
+        nan = int(stats.get(p + "nan") or 0)
+        inf = int(stats.get(p + "inf") or 0)
+        nulls = rows - nonnull + nan
+        types: Counter[str] = Counter()
+        if nulls:
+            types[JsonType.NULL.value] = nulls
+        present = nonnull - nan
+        if kind is _Kind.JSON:
+            if self.dialect.json_kind is not None:
+                counted = 0
+                for jt in ("object", "array", "string", "integer", "number", "boolean"):
+                    n = int(stats[f"{p}json_{jt}"] or 0)
+                    if n:
+                        types[jt] += n
+                    counted += n
+                json_nulls = present - counted  # a JSON null is a null, as a JSON reader reads it
+                if json_nulls:
+                    types[JsonType.NULL.value] += json_nulls
+                    nulls += json_nulls
+                present = counted
+            elif present:
+                types[JsonType.STRING.value] += present
+        elif present:
+            types[_json_type(kind).value] += present
+        distinct = min(int(stats[p + "distinct"] or 0), nonnull - nan)
+        high_card = distinct > self.params.categorical_max_distinct
+        classified = tuple(sorted(column.labels))
+        numeric = None
+        n_finite = int(stats.get(p + "n") or 0)
+        if kind in _NUMERIC and not classified and n_finite:
+            sd = _float(stats[p + "sd"])
+            numeric = NumericStats(
+                min=_float(stats[p + "min"]),
+                max=_float(stats[p + "max"]),
+                mean=_float(stats[p + "mean"]),
+                stddev=sd if n_finite > 1 and math.isfinite(sd) else 0.0,
+                p50=_float(stats[p + "p50"]),
+                p95=_float(stats[p + "p95"]),
+                count=n_finite,
+                nonfinite=inf,
+            )
+        string = None
+        if stats.get(p + "len_min") is not None:
+            n_strings = present
+            string = StringStats(
+                len_min=int(stats[p + "len_min"]),
+                len_max=int(stats[p + "len_max"]),
+                len_mean=int(stats[p + "len_sum"]) / n_strings,
+                count=n_strings,
+            )
+        top: tuple[TopValue, ...] | None = None
+        if self.params.top_values > 0 and not high_card and not classified:
+            top = self._top_values(column, rows) if present - inf > 0 else ()
+        return ColumnProfile(
+            name=column.name,
+            row_count=rows,
+            null_count=nulls,
+            types=dict(sorted(types.items())),
+            distinct=distinct,
+            numeric=numeric,
+            string=string,
+            top_values=top,
+            high_cardinality=high_card,
+            classified=classified,
+            sketches={},
+        )
+
+
+def _shortest(value: Any) -> Any:
+    return sa.cast(sa.cast(value, sa.String), sa.Float(53))
+
+
+def _count_if(condition: Any) -> Any:
+    return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
+
+
+def _json_type(kind: _Kind) -> JsonType:
+    if kind is _Kind.INTEGER:
+        return JsonType.INTEGER
+    if kind in _NUMERIC:
+        return JsonType.NUMBER
+    if kind is _Kind.BOOLEAN:
+        return JsonType.BOOLEAN
+    if kind is _Kind.ARRAY:
+        return JsonType.ARRAY
+    if kind is _Kind.OBJECT:
+        return JsonType.OBJECT
+    return JsonType.STRING
+
+
+def _float(value: Any) -> float:
+    return float(value) if value is not None else math.nan
+
+
+def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfile:
+    return ColumnProfile(
+        name=name,
+        row_count=rows,
+        null_count=rows,
+        types={JsonType.NULL.value: rows} if rows else {},
+        distinct=0,
+        numeric=None,
+        string=None,
+        top_values=None if classified else (),
+        high_cardinality=False,
+        classified=classified,
+        sketches={},
+    )
+
+
+def _top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]:
+    """The ``k`` most frequent, ties broken by JSON text (as the in-memory profiler does)."""
+    keyed.sort(key=lambda item: (-item[1], item[0]))
+    return tuple(
+        TopValue(value=json.loads(key), count=n, share=n / rows if rows else 0.0)
+        for key, n in keyed[:k]
+    )
+
+
+def _json_key(value: Any, kind: _Kind) -> str:
+    """The canonical JSON text of a value, as the in-memory profiler counts it."""
+    if kind is _Kind.BOOLEAN:
+        return "true" if value else "false"
+    if kind is _Kind.INTEGER:
+        return str(int(value))
+    if kind is _Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
+        return json.dumps(float(str(np.float32(value))))
+    if kind in _NUMERIC:
+        return json.dumps(float(value))
+    if kind is _Kind.BINARY:
+        return json.dumps(base64.b64encode(bytes(value)).decode("ascii"))
+    if kind in _TEMPORAL_BASE:
+        return json.dumps(_iso_text(value))
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def _iso_text(value: Any) -> str:
+    """ISO 8601 text as the in-memory profiler writes temporals: 'T', UTC as 'Z', no
+    trailing zeros in the fraction of a second."""
+    suffix = ""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        suffix = "Z"
+    text = str(value.isoformat())
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + suffix
