@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from faucet_core.catalog import Consumer, Contract
 
 __all__ = [
     "MANIFEST_KEY",
+    "PROJECT_KEY",
     "UNIQUE_ID_KEY",
     "DbtNode",
     "Relation",
@@ -23,6 +25,7 @@ __all__ = [
 
 MANIFEST_KEY = "dagster_dbt/manifest"
 UNIQUE_ID_KEY = "dagster_dbt/unique_id"
+PROJECT_KEY = "dagster_dbt/project"
 
 
 def _plain(value: Any) -> Any:
@@ -50,6 +53,8 @@ class DbtNode:
     unique_id: str
     props: Mapping[str, Any]
     manifest: Mapping[str, Any]
+    project_dir: Path | None = None
+    """The dbt project's folder (from ``dagster_dbt/project``), when dagster-dbt gives it."""
 
     @property
     def resource_type(self) -> str:
@@ -125,4 +130,5 @@ def dbt_node(metadata: Mapping[str, Any] | None) -> DbtNode | None:
         props = (manifest.get("sources") or {}).get(unique_id)
     if not isinstance(props, Mapping):
         return None
-    return DbtNode(unique_id, props, manifest)
+    folder = getattr(_plain(md.get(PROJECT_KEY)), "project_dir", None)
+    return DbtNode(unique_id, props, manifest, Path(folder) if folder else None)

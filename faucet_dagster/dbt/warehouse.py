@@ -13,6 +13,7 @@ from typing import Any
 
 import dagster as dg
 
+from faucet_dagster.dbt.duckdb_release import release_dbt_duckdb
 from faucet_dagster.dbt.manifest import DbtNode, dbt_node
 from faucet_dagster.loading import ProfileLoadContext
 
@@ -127,6 +128,8 @@ def relation_loader(warehouse: Warehouse) -> Callable[[ProfileLoadContext], Any]
         node = _node_of(context)
         relation = node.relation
         engine = warehouse_engine(warehouse)
+        if engine.dialect.name == "duckdb":
+            release_dbt_duckdb(engine.url.database, node.project_dir)
         try:
             found = _exists(engine, relation.schema, relation.name)
         except Exception as exc:

@@ -19,11 +19,15 @@ __all__ = ["build_defs", "prepare", "warehouse_url"]
 
 
 def warehouse_url(project_dir: Path) -> str:
-    """The SQLAlchemy URL of the DuckDB file ``profiles.yml`` points dbt at, read-only."""
+    """The SQLAlchemy URL of the DuckDB file ``profiles.yml`` points dbt at.
+
+    Not ``access_mode=read_only``: dagster-dbt's column metadata opens the same file through
+    dbt's adapter in this process, and DuckDB refuses a second configuration of one file in
+    one process. The checks only read."""
     path = Path(os.environ.get("FAUCET_DBT_DUCKDB_PATH", "target/warehouse.duckdb"))
     if not path.is_absolute():
         path = project_dir / path
-    return f"duckdb:///{path}?access_mode=read_only"
+    return f"duckdb:///{path}"
 
 
 def prepare(project_dir: Path) -> DbtProject:
