@@ -1,4 +1,4 @@
-"""One real build of the example dbt project per test module (dbt runs take seconds)."""
+"""One real build of the example dbt project per test session (dbt runs take seconds)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.faucet_dagster.dbt.project import (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltProject]:
     """The example copied to a temporary folder, built once (``dbt build`` of every seed and
     model, then every profile check) and recorded in the catalog by its lineage sensor."""

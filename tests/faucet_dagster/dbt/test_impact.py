@@ -42,7 +42,7 @@ def _drop_email(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def changed(built: BuiltProject, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Changed]:
-    assert "recorded 12 materialization(s)" in built.record_lineage()
+    assert re.match(r"recorded \d+ materialization\(s\)", built.record_lineage())
     folder = copy_example(tmp_path_factory.mktemp("dbt-changed") / "dbt_example")
     _drop_email(folder)
     with dbt_on_path(folder):
