@@ -85,7 +85,7 @@ class DbtNode:
 
     def contract(self) -> Contract | None:
         """An enforced dbt contract as a faucet contract: its version is the model's
-        ``version`` when it is versioned, else the first 12 digits of the contract's
+        ``version`` when it is versioned, else the first 12 hex digits of dbt's contract
         checksum (it changes when the declared columns or types change); its columns are
         the declared ones."""
         config = self.props.get("config") or {}
@@ -95,7 +95,7 @@ class DbtNode:
         version = self.props.get("version")
         if version in (None, ""):
             checksum = (self.props.get("contract") or {}).get("checksum") or ""
-            version = f"dbt-{checksum[:12]}" if checksum else "dbt"
+            version = checksum[:12] if checksum else "enforced"
         return Contract(str(version), self.columns)
 
     def exposures(self) -> tuple[Consumer, ...]:

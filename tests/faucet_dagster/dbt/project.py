@@ -78,7 +78,9 @@ class BuiltProject:
         job = self.defs.resolve_implicit_global_asset_job_def()
         if keys is not None:
             selected = {dg.AssetKey.from_user_string(k) for k in keys}
-            checks = {c for c in job.asset_layer.asset_graph.asset_check_keys if c.asset_key in selected}
+            checks = {
+                c for c in job.asset_layer.asset_graph.asset_check_keys if c.asset_key in selected
+            }
             job = job.get_subset(asset_selection=selected, asset_check_selection=checks)
         return job.execute_in_process(instance=self.instance, raise_on_error=False)
 

@@ -88,16 +88,17 @@ def test_a_changed_seed_drifts_the_seed_and_the_models_built_on_it(built: BuiltP
         assert ("country", "null_rate") in {(f["column"], f["metric"]) for f in findings}, asset
 
 
-def _check_only(
-    built: BuiltProject, asset: str, **kwargs: Any
-) -> dg.AssetCheckEvaluation:
+def _check_only(built: BuiltProject, asset: str, **kwargs: Any) -> dg.AssetCheckEvaluation:
     """Run only a new profile check (built with ``kwargs``) on ``asset``'s latest
     materialization in the shared instance."""
     checks = build_profile_checks([built.assets], name="other_profile", **kwargs)
     defs = dg.Definitions(
         assets=[built.assets],
         asset_checks=checks,
-        resources={**(built.defs.resources or {}), "faucet": FaucetResource(store_url=built.store_url)},
+        resources={
+            **(built.defs.resources or {}),
+            "faucet": FaucetResource(store_url=built.store_url),
+        },
     )
     job = defs.resolve_implicit_global_asset_job_def()
     key = dg.AssetCheckKey(dg.AssetKey.from_user_string(asset), "other_profile")
