@@ -19,8 +19,10 @@ def test_dagster_asset_materialize_builds_the_example_and_runs_its_checks(
     home = make_home(tmp_path)
     env = home.env(PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
     done = subprocess.run(
-        [str(BIN / "dagster"), "asset", "materialize", "-m", "faucet_dbt_example.definitions"]
-        + ["--select", "*"],
+        [
+            str(BIN / "dagster"),
+            *("asset", "materialize", "-m", "faucet_dbt_example.definitions", "--select", "*"),
+        ],
         cwd=folder,
         env=env,
         capture_output=True,
