@@ -39,7 +39,7 @@ def check_warehouse(value: Warehouse) -> Warehouse:
         return value
     if not isinstance(value, str) or not value.strip():
         raise dg.DagsterInvalidDefinitionError(
-            f"warehouse={type(value).__name__} is not a warehouse: {_HINT}"
+            f"warehouse of type {type(value).__name__} is not a warehouse: {_HINT}"
         )
     try:
         make_url(value)
@@ -81,8 +81,10 @@ def warehouse_engine(value: Warehouse) -> Any:
                     "set it to a SQLAlchemy URL of the warehouse dbt builds into"
                 )
             )
-    else:
-        url = str(value) if not isinstance(value, str) else value
+    elif isinstance(value, str):
+        url = value
+    else:  # a sqlalchemy URL: str() would mask its password
+        url = value.render_as_string(hide_password=False)
     if url not in _ENGINES:
         try:
             _ENGINES[url] = create_engine(url, poolclass=NullPool)

@@ -103,7 +103,7 @@ def test_the_public_api_is_explicit() -> None:
     [
         (
             123,
-            "warehouse=int is not a warehouse: pass warehouse= to build_profile_checks: a "
+            "warehouse of type int is not a warehouse: pass warehouse= to build_profile_checks: a "
             "SQLAlchemy URL such as 'duckdb:///warehouse.duckdb' or "
             "'postgresql+psycopg://user@host/db', dg.EnvVar('WAREHOUSE_URL'), or a SQLAlchemy "
             "Engine",
@@ -148,3 +148,16 @@ def test_one_check_per_model_and_seed_of_the_multi_asset(built: BuiltProject) ->
     keys = sorted(k.asset_key.to_user_string() for c in checks for k in c.check_keys)
     assert keys == sorted(k.to_user_string() for k in built.assets.keys)
     assert len(keys) == 12
+
+
+def test_a_warehouse_is_a_url_string_a_url_or_an_engine() -> None:
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    from faucet_dagster.dbt import warehouse_engine
+
+    url = make_url("postgresql+psycopg://u:pw@127.0.0.1:5432/test")
+    assert warehouse_engine(url).url.password == "pw"  # not the masked text of str(url)
+    engine = create_engine("duckdb:///:memory:")
+    assert warehouse_engine(engine) is engine
+    assert warehouse_engine("duckdb:///:memory:") is warehouse_engine("duckdb:///:memory:")
