@@ -318,7 +318,10 @@ class _Run:
             if kind is _Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
                 value = _shortest(value)
                 finite = _shortest(finite)
-            if kind is _Kind.JSON or kind is _Kind.OTHER:
+            if kind is _Kind.JSON and d.json_kind is not None:  # a JSON null is a null
+                text = sa.case((d.json_kind(c).is_(None), sa.null()), else_=sa.cast(c, sa.Text))
+                exprs.append(d.distinct(text).label(p + "distinct"))
+            elif kind is _Kind.JSON or kind is _Kind.OTHER:
                 exprs.append(d.distinct(sa.cast(c, sa.Text)).label(p + "distinct"))
             else:
                 exprs.append(d.distinct(value).label(p + "distinct"))
@@ -444,7 +447,7 @@ class _Run:
                 types[JsonType.STRING.value] += present
         elif present:
             types[_json_type(kind).value] += present
-        distinct = min(int(stats[p + "distinct"] or 0), nonnull - nan)
+        distinct = min(int(stats[p + "distinct"] or 0), present - inf + min(inf, 2))
         high_card = distinct > self.params.categorical_max_distinct
         classified = tuple(sorted(column.labels))
         numeric = None

@@ -297,7 +297,8 @@ class ColumnState:
         if not s or "hll" not in s:
             raise SketchError(
                 f"{what}: the profile carries no sketches (it was serialized with "
-                "sketches=False); merge needs profiles serialized with their sketches"
+                "sketches=False, or computed in the database by profile_sql); merge needs "
+                "profiles serialized with their sketches (profile a whole SQL table at once)"
             )
         state = cls(column.name, params, tracks_values=False)
         state.rows = column.row_count

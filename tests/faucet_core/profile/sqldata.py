@@ -6,9 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
+import pytest
 import sqlalchemy as sa
 
 from faucet_core import TableProfile
@@ -141,3 +143,43 @@ def differences(
                 elif x != y:
                     found.append(f"{name}.numeric.{key} {x!r} != {y!r}")
     return found
+
+
+class Warehouse:
+    """A real database to profile in: DuckDB (a file) or PostgreSQL (a fresh schema)."""
+
+    def __init__(self, kind: str, engine: sa.Engine, default_schema: str) -> None:
+        self.kind = kind
+        self.engine = engine
+        self.default_schema = default_schema
+
+    def load(self, table: pa.Table, name: str = ROWS_TABLE, schema: str | None = None) -> None:
+        if self.kind == "duckdb":
+            load_duckdb(self.engine, table, name, schema or self.default_schema)
+        else:
+            load_postgres(self.engine, table, name, schema)
+
+    def execute(self, *statements: str) -> None:
+        with self.engine.begin() as conn:
+            for statement in statements:
+                conn.execute(sa.text(statement))
+
+    def quote(self, name: str) -> str:
+        return self.engine.dialect.identifier_preparer.quote_identifier(name)
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def warehouse(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Warehouse]:
+    """Each test runs on a DuckDB file and on the PostgreSQL server."""
+    if request.param == "duckdb":
+        engine = sa.create_engine(f"duckdb:///{tmp_path / 'warehouse.db'}")
+        default = "main"
+    else:
+        url = str(request.getfixturevalue("postgres_url"))
+        engine = sa.create_engine(url)
+        with engine.connect() as conn:
+            default = str(conn.execute(sa.text("SELECT current_schema()")).scalar_one())
+    try:
+        yield Warehouse(request.param, engine, default)
+    finally:
+        engine.dispose()

@@ -151,8 +151,9 @@ def test_merge_needs_the_sketches() -> None:
     with pytest.raises(SketchError) as info:
         bare.merge(bare)
     assert str(info.value) == (
-        "column 's': the profile carries no sketches (it was serialized with sketches=False); "
-        "merge needs profiles serialized with their sketches"
+        "column 's': the profile carries no sketches (it was serialized with sketches=False, "
+        "or computed in the database by profile_sql); merge needs profiles serialized with "
+        "their sketches (profile a whole SQL table at once)"
     )
 
 
