@@ -144,3 +144,23 @@ def test_an_unset_warehouse_variable_is_a_warn_naming_it(
         "the warehouse's environment variable FAUCET_TEST_WAREHOUSE is not set: set it to a "
         "SQLAlchemy URL of the warehouse dbt builds into"
     )
+
+
+@pytest.mark.postgres
+def test_a_postgresql_warehouse_without_the_relation_is_a_warn_without_the_password(
+    built: BuiltProject, postgres_url: str
+) -> None:
+    from sqlalchemy.engine import make_url
+
+    # trust authentication ignores the password, so the check reaches the server for real
+    url = make_url(postgres_url).set(password="s3cret-pw")
+    warehouse = url.render_as_string(hide_password=False)
+    evaluation = _check_only(built, "marts/dim_customers", warehouse=warehouse)
+    assert evaluation.severity is dg.AssetCheckSeverity.WARN
+    error = _meta(evaluation, "faucet/error")
+    assert error.startswith(
+        "dbt model dim_customers: relation warehouse.marts.dim_customers is not in the "
+        "warehouse postgresql+psycopg://postgres:***@127.0.0.1:5432/test"
+    )
+    assert "s3cret-pw" not in error
+    assert "s3cret-pw" not in (evaluation.description or "")
