@@ -86,6 +86,11 @@ def test_it_reaches_the_mart_column_the_contract_and_the_exposure(report: Impact
     )
 
 
+def test_the_owners_to_notify_come_from_the_dbt_meta(report: ImpactReport) -> None:
+    # dbt_project.yml: meta.dagster.owners of staging and marts (dagster-dbt's owners)
+    assert sorted(report.owners) == ["analytics@example.com", "team:data-platform"]
+
+
 def test_a_model_that_reads_other_columns_is_not_affected(report: ImpactReport) -> None:
     # fct_orders joins stg_customers for country only: its lineage says email never reaches it
     assert FCT not in _affected(report)
