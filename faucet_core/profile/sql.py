@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -226,6 +227,7 @@ class _Column:
     kind: _Kind
     expr: Any  # the SQLAlchemy column
     labels: set[str]
+    finite: Any = None  # its finite numbers (NaN and infinities as NULL), for numeric columns
 
 
 class _Run:
@@ -264,7 +266,9 @@ class _Run:
         for name in seed.columns:
             column = next((c for c in columns if c.name == name), None)
             if column is None:  # asked for by config.columns, absent from the table
-                out[name] = _all_null(name, rows, seed.columns[name].classified)
+                classified = seed.columns[name].classified
+                tracked = self.params.top_values > 0 and not classified
+                out[name] = _all_null(name, rows, classified, tracked)
             else:
                 out[name] = self._column_profile(column, stats, rows, columns.index(column))
         return TableProfile(
@@ -276,12 +280,14 @@ class _Run:
         policy = self.config.policy
         if policy is None or not policy.rules:
             return
+        detectors = any(rule.detectors for rule in policy.rules)
+        fields = any(rule.fields for rule in policy.rules)
         for column in columns:
             state = PolicyState(policy, column.name)
             state.labels = set(column.labels)
             if state.done:
                 continue
-            if column.kind in (_Kind.TEXT, _Kind.BINARY):
+            if detectors and column.kind in (_Kind.TEXT, _Kind.BINARY):
                 values = self._sample(column.expr, _SAMPLE_PER_COLUMN)
                 if column.kind is _Kind.BINARY:
                     values = [base64.b64encode(bytes(v)).decode("ascii") for v in values]
@@ -289,7 +295,7 @@ class _Run:
                     state.observe_strings(
                         [str(v) for v in values[start : start + _SAMPLE_PER_BATCH]]
                     )
-            elif column.kind in _NESTED and self.dialect.json_text is not None:
+            elif fields and column.kind in _NESTED and self.dialect.json_text is not None:
                 texts = self._sample(self.dialect.json_text(column.expr), _NESTED_SAMPLE)
                 state.observe_nested([json.loads(t) for t in texts])
             column.labels |= state.finish()
@@ -326,15 +332,21 @@ class _Run:
             else:
                 exprs.append(d.distinct(value).label(p + "distinct"))
             if kind in _NUMERIC and not column.labels:
+                column.finite = finite
                 exprs += [
                     sa.func.count(finite).label(p + "n"),
                     sa.func.min(finite).label(p + "min"),
                     sa.func.max(finite).label(p + "max"),
                     sa.func.avg(finite).label(p + "mean"),
                     d.stddev_pop(finite).label(p + "sd"),
-                    d.quantile(finite, 0.5).label(p + "p50"),
-                    d.quantile(finite, 0.95).label(p + "p95"),
                 ]
+                if d.quantiles is not None:
+                    exprs.append(d.quantiles(finite, _QUANTILES).label(p + "qs"))
+                else:
+                    exprs += [
+                        d.quantile(finite, _QUANTILES[0]).label(p + "p50"),
+                        d.quantile(finite, _QUANTILES[1]).label(p + "p95"),
+                    ]
             lengths = self._lengths(column)
             if lengths is not None:
                 exprs += [
@@ -369,7 +381,8 @@ class _Run:
                 return sa.case((c.is_(None), sa.null()), else_=sa.literal(base))
             micros = sa.cast(d.micros(c), sa.BigInteger) % 1_000_000
             ladder = [(micros == 0, 0)] + [(micros % 10**z == 0, 7 - z) for z in range(5, 0, -1)]
-            return sa.literal(base) + sa.case(*ladder, else_=7)
+            length = sa.literal(base) + sa.case(*ladder, else_=7)
+            return sa.case((c.is_(None), sa.null()), else_=length)
         return None
 
     # -- 3. top values ---------------------------------------------------------------------
@@ -391,7 +404,8 @@ class _Run:
         if len(found) > k and found[k][1] == found[k - 1][1]:  # a tie at the cut: all of it
             having = grouped.having(sa.func.count() >= found[k - 1][1])
             found = list(self.conn.execute(having))
-        keyed = [(_json_key(row[0], kind), int(row[1])) for row in found]
+        sql_type = self.types[column.name]
+        keyed = [(_json_key(row[0], kind, sql_type), int(row[1])) for row in found]
         return _top(keyed, k, rows)
 
     def _nested_top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
@@ -415,6 +429,17 @@ class _Run:
             counts[canonical_json(parsed)] += int(n)
         keyed = [(key, n) for key, n in counts.items() if len(key) <= MAX_TRACKED_VALUE_CHARS]
         return _top(keyed, self.params.top_values, rows)
+
+    def _scaled_moments(self, column: _Column, magnitude: float) -> tuple[float, float]:
+        """Mean and stddev of values whose squares (or sums) would overflow or underflow a
+        double: computed on the values scaled by a power of two, then scaled back, as the
+        in-memory profiler does."""
+        exponent = math.frexp(magnitude)[1]
+        half = -exponent // 2  # two factors: 2**-exponent alone may not be a finite double
+        scaled = column.finite * math.ldexp(1.0, half) * math.ldexp(1.0, -exponent - half)
+        query = sa.select(sa.func.avg(scaled), self.dialect.stddev_pop(scaled))
+        mean, sd = self.conn.execute(query.select_from(self.table)).one()
+        return math.ldexp(_float(mean), exponent), math.ldexp(_float(sd), exponent)
 
     # -- assembly ----------------------------------------------------------------------------
     def _column_profile(
@@ -453,19 +478,28 @@ class _Run:
         numeric = None
         n_finite = int(stats.get(p + "n") or 0)
         if kind in _NUMERIC and not classified and n_finite:
-            sd = _float(stats[p + "sd"])
+            if stats.get(p + "qs") is not None:
+                stats = {**stats, p + "p50": stats[p + "qs"][0], p + "p95": stats[p + "qs"][1]}
+            to_float = _float
+            if kind is _Kind.DECIMAL:
+                to_float = partial(_decimal_float, self.types[column.name])
+            lo, hi = to_float(stats[p + "min"]), to_float(stats[p + "max"])
+            mean, sd = _float(stats[p + "mean"]), _float(stats[p + "sd"])
+            magnitude = max(-lo, hi)
+            if magnitude and not _PLAIN_RANGE[0] < magnitude < _PLAIN_RANGE[1]:
+                mean, sd = self._scaled_moments(column, magnitude)
             numeric = NumericStats(
-                min=_float(stats[p + "min"]),
-                max=_float(stats[p + "max"]),
-                mean=_float(stats[p + "mean"]),
+                min=lo,
+                max=hi,
+                mean=mean,
                 stddev=sd if n_finite > 1 and math.isfinite(sd) else 0.0,
-                p50=_float(stats[p + "p50"]),
-                p95=_float(stats[p + "p95"]),
+                p50=to_float(stats[p + "p50"]),
+                p95=to_float(stats[p + "p95"]),
                 count=n_finite,
                 nonfinite=inf,
             )
         string = None
-        if stats.get(p + "len_min") is not None:
+        if stats.get(p + "len_min") is not None and present:
             n_strings = present
             string = StringStats(
                 len_min=int(stats[p + "len_min"]),
@@ -489,6 +523,11 @@ class _Run:
             classified=classified,
             sketches={},
         )
+
+
+_QUANTILES = (0.5, 0.95)
+_PLAIN_RANGE = (1e-100, 1e100)
+"""Magnitudes whose moments a database computes without overflow or underflow."""
 
 
 def _shortest(value: Any) -> Any:
@@ -517,7 +556,25 @@ def _float(value: Any) -> float:
     return float(value) if value is not None else math.nan
 
 
-def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfile:
+def _decimal_float(sql_type: Any, value: Any) -> float:
+    """A decimal as the in-memory profiler reads it: Arrow's cast of the column's decimal
+    type to double (which can differ from ``float()`` in the last bit: 0.043 becomes
+    0.043000000000000003 at some precisions); ``float()`` for an unconstrained NUMERIC."""
+    if value is None:
+        return math.nan
+    precision, scale = getattr(sql_type, "precision", None), getattr(sql_type, "scale", None)
+    if precision is None or scale is None or not 0 < precision <= 76:
+        return float(value)
+    try:
+        arrow_type = (
+            pa.decimal128(precision, scale) if precision <= 38 else pa.decimal256(precision, scale)
+        )
+        return float(pa.array([value], arrow_type).cast(pa.float64())[0].as_py())
+    except (pa.ArrowException, TypeError, ValueError):
+        return float(value)
+
+
+def _all_null(name: str, rows: int, classified: tuple[str, ...], tracked: bool) -> ColumnProfile:
     return ColumnProfile(
         name=name,
         row_count=rows,
@@ -526,7 +583,7 @@ def _all_null(name: str, rows: int, classified: tuple[str, ...]) -> ColumnProfil
         distinct=0,
         numeric=None,
         string=None,
-        top_values=None if classified else (),
+        top_values=() if tracked else None,
         high_cardinality=False,
         classified=classified,
         sketches={},
@@ -542,7 +599,7 @@ def _top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...
     )
 
 
-def _json_key(value: Any, kind: _Kind) -> str:
+def _json_key(value: Any, kind: _Kind, sql_type: Any = None) -> str:
     """The canonical JSON text of a value, as the in-memory profiler counts it."""
     if kind is _Kind.BOOLEAN:
         return "true" if value else "false"
@@ -550,6 +607,8 @@ def _json_key(value: Any, kind: _Kind) -> str:
         return str(int(value))
     if kind is _Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
         return json.dumps(float(str(np.float32(value))))
+    if kind is _Kind.DECIMAL:
+        return json.dumps(_decimal_float(sql_type, value))
     if kind in _NUMERIC:
         return json.dumps(float(value))
     if kind is _Kind.BINARY:

@@ -17,7 +17,7 @@ which differs when ``q * n`` is a whole number, so the exact dialects ask for
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +81,8 @@ class SqlDialect:
     """The JSON type name (``object``, ``array``, ``string``, ``integer``, ``number``,
     ``boolean``, or NULL for a JSON null) of each value of a JSON column."""
     tested: bool = False
+    quantiles: Callable[[Expr, Sequence[float]], Expr] | None = None
+    """Several quantiles in one aggregate (one sort), as an array; None: one per quantile."""
 
 
 # -- shared pieces --------------------------------------------------------------------------
@@ -90,6 +92,14 @@ def _count_distinct(expr: Expr) -> Expr:
 
 def _percentile_disc(expr: Expr, q: float) -> Expr:
     return sa.func.percentile_disc(q + DISC_SHIFT).within_group(expr)
+
+
+def _shifted(qs: Sequence[float]) -> Any:
+    return sa.literal([q + DISC_SHIFT for q in qs], sa.ARRAY(sa.Float(53)))
+
+
+def _percentile_disc_array(expr: Expr, qs: Sequence[float]) -> Expr:
+    return sa.func.percentile_disc(_shifted(qs)).within_group(expr)
 
 
 def _special(text: str) -> Callable[[Expr], Expr]:
@@ -199,6 +209,7 @@ DUCKDB = SqlDialect(
     json_text=_to_json_text,
     json_kind=_duckdb_json_kind,
     tested=True,
+    quantiles=lambda e, qs: sa.func.quantile_disc(e, _shifted(qs)),
 )
 
 POSTGRESQL = SqlDialect(
@@ -217,6 +228,7 @@ POSTGRESQL = SqlDialect(
     json_text=_to_json_text,
     json_kind=_pg_json_kind,
     tested=True,
+    quantiles=_percentile_disc_array,
 )
 
 SNOWFLAKE = SqlDialect(
@@ -368,6 +380,7 @@ _DUCKDB_TYPES: dict[str, Any] = {
     "JSON": sa.JSON(),
     "UUID": sa.Uuid(),
 }
+_DUCKDB_DECIMAL = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
 _DUCKDB_INTEGERS = re.compile(r"U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)")
 
 
@@ -376,8 +389,9 @@ def _duckdb_type(text: str) -> Any:
         return _DUCKDB_TYPES[text]
     if _DUCKDB_INTEGERS.fullmatch(text):
         return sa.BigInteger()
-    if text.startswith("DECIMAL"):
-        return sa.Numeric()
+    decimal = _DUCKDB_DECIMAL.fullmatch(text)
+    if decimal:
+        return sa.Numeric(int(decimal[1]), int(decimal[2]))
     if text.endswith("]"):
         return sa.ARRAY(sa.types.NullType())
     if text.startswith(("STRUCT", "MAP", "UNION")):

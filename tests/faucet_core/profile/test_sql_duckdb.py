@@ -80,6 +80,7 @@ def test_config_columns_exclude_and_max_columns_as_in_memory(engine: sa.Engine) 
         ProfilingConfig(exclude=["at*", "price"]),
         ProfilingConfig(max_columns=3),
         ProfilingConfig(top_values=0),
+        ProfilingConfig(top_values=0, columns=["absent", "qty"]),
         ProfilingConfig(top_values=2, categorical_max_distinct=5),
     ):
         pushed = profile_sql(SqlTable(engine, ROWS_TABLE), config)
@@ -96,3 +97,17 @@ def test_ties_at_the_top_values_cut_are_broken_as_in_memory(engine: sa.Engine) -
     assert pushed["v"].top_values is not None
     assert [t.value for t in pushed["v"].top_values] == ["a", "e", "b"]
     assert differences(profile(rows, config), pushed) == []
+
+
+def test_moments_of_huge_and_tiny_numbers_do_not_overflow(engine: sa.Engine) -> None:
+    rows = pa.table(
+        {
+            "huge": pa.array([0.0, 1.8961503816218355e154, -1e300, 1e300]),
+            "tiny": pa.array([1e-300, 3e-300, 0.0, 2e-300]),
+        }
+    )
+    load_duckdb(engine, rows)
+    pushed = profile_sql(SqlTable(engine, ROWS_TABLE))
+    assert differences(profile(rows), pushed) == []
+    assert pushed["huge"].numeric is not None
+    assert pushed["huge"].numeric.stddev > 7e299
