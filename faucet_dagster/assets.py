@@ -8,6 +8,8 @@ from typing import Any
 
 import dagster as dg
 
+from faucet_dagster.dbt.manifest import dbt_node
+
 __all__ = ["AssetTarget", "baseline_key_of", "resolve_targets"]
 
 
@@ -20,6 +22,8 @@ class AssetTarget:
     partitions_def: dg.PartitionsDefinition | None
     known: bool
     """True when the asset's definition was given (not only its key)."""
+    dbt: bool = False
+    """True for a dbt model or seed of ``@dbt_assets`` (its definition carries the manifest)."""
 
 
 def baseline_key_of(key: dg.AssetKey) -> str:
@@ -63,6 +67,7 @@ def _targets_of(item: Any, io_manager_key: str) -> list[AssetTarget]:
                 io_manager_key=item.get_io_manager_key_for_asset_key(key),
                 partitions_def=item.specs_by_key[key].partitions_def,
                 known=True,
+                dbt=dbt_node(item.specs_by_key[key].metadata) is not None,
             )
             for key in item.keys
         ]

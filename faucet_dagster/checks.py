@@ -14,6 +14,7 @@ from dagster import AssetCheckExecutionContext
 from faucet_core.config import OnDrift, ProfilingConfig, load_profiling_config
 from faucet_core.errors import ConfigError
 from faucet_dagster.assets import AssetTarget, overrides_by_key, resolve_targets
+from faucet_dagster.dbt.warehouse import Warehouse, check_warehouse, relation_loader
 from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate
 from faucet_dagster.loading import Loader
 
@@ -45,6 +46,7 @@ def build_profile_checks(
     asset_configs: Mapping[Any, ProfilingConfig | Mapping[str, Any]] | None = None,
     partitions: PartitionBaseline | str = PartitionBaseline.AUTO,
     loader: Loader | None = None,
+    warehouse: Warehouse = None,
     name: str = DEFAULT_CHECK_NAME,
     resource_key: str = "faucet",
     io_manager_key: str = "io_manager",
@@ -61,6 +63,9 @@ def build_profile_checks(
             windows), ``per_partition`` or ``shared``.
         loader: instead of the IO manager, a function returning what to profile (for example
             a ``pyarrow.RecordBatchReader`` over a Parquet file), for assets too large to load.
+        warehouse: for ``@dbt_assets``: the database dbt builds into (a SQLAlchemy URL, a
+            ``dg.EnvVar`` holding one, or an ``Engine``). Each dbt model's check profiles the
+            model's relation there with SQL (pushdown); ``loader``, when given, wins.
         name: the check name (the same on every asset).
         resource_key: the key of the :class:`FaucetResource`.
         io_manager_key: the IO manager of assets given by key only (definitions say their own).
@@ -83,7 +88,13 @@ def build_profile_checks(
         )
     _identifier(name, "name", DEFAULT_CHECK_NAME)
     _identifier(resource_key, "resource_key", "faucet")
+    warehouse = check_warehouse(warehouse)
     targets = resolve_targets(assets, io_manager_key=io_manager_key)
+    if warehouse is not None and loader is None and not any(t.dbt for t in targets):
+        raise dg.DagsterInvalidDefinitionError(
+            "warehouse= profiles dbt models in their warehouse, but no asset in assets comes "
+            "from @dbt_assets: pass the dbt assets definition, or a loader= for other assets"
+        )
     overrides = overrides_by_key(asset_configs)
     unknown = set(overrides) - {t.key for t in targets}
     if unknown:
@@ -97,7 +108,9 @@ def build_profile_checks(
     for target in targets:
         where = f"asset_configs[{target.key.to_user_string()!r}]"
         cfg = _config(overrides[target.key], where) if target.key in overrides else base
-        checks.append(_build_one(target, cfg, mode, loader, name, resource_key, extra, description))
+        # A dbt model without a loader: profiled where it lives (its relation, in SQL).
+        load = relation_loader(warehouse) if loader is None and target.dbt else loader
+        checks.append(_build_one(target, cfg, mode, load, name, resource_key, extra, description))
     return checks
 
 

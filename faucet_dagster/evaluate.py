@@ -121,6 +121,8 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
         load_context = ProfileLoadContext(context, target.key, mat.partition, mat.event)
         try:
             data = opts.loader(load_context)
+        except dg.Failure:
+            raise  # the loader's own words (e.g. the dbt relation loader's)
         except Exception as exc:
             raise dg.Failure(
                 description=(

@@ -40,6 +40,8 @@ from faucet_core.impact import (
     plan_impact,
     unknown,
 )
+from faucet_dagster.dbt.manifest import dbt_node
+from faucet_dagster.dbt.plan import typed_like_observed
 from faucet_dagster.lineage.mapping import asset_dataset, asset_job, column_lineage_of, schema_of
 from faucet_dagster.lineage.record import dataset_of_key
 
@@ -134,6 +136,13 @@ def _upstream_schemas(
     return found
 
 
+def _observed_schema(catalog: Catalog, uri: str) -> tuple[SchemaField, ...] | None:
+    try:
+        return catalog.dataset(uri).schema
+    except CatalogError:
+        return None
+
+
 def plan_asset_impact(
     catalog: Catalog,
     defs: dg.Definitions,
@@ -161,6 +170,8 @@ def plan_asset_impact(
     if sample is not None:
         planned = from_sample_file(sample)
     elif declared is not None:
+        if dbt_node(metadata) is not None:
+            declared = typed_like_observed(declared, _observed_schema(catalog, dataset.uri))
         planned = from_declared(declared)
     elif lineage is not None:
         origins = {o: [(r.dataset.uri, r.field) for r in refs] for o, refs in lineage.items()}

@@ -111,10 +111,14 @@ def column_lineage_of(value: Any, dataset_of: Any) -> dict[str, tuple[FieldRef, 
 
 def contract_of(key: dg.AssetKey, metadata: Mapping[str, Any] | None) -> Contract | None:
     """The data contract an asset declares in ``faucet/contract``:
-    ``{"version": 3, "columns": ["id", "email"]}``."""
+    ``{"version": 3, "columns": ["id", "email"]}``; else, for a dbt model, its enforced dbt
+    contract (``contract: {enforced: true}``) with the columns it declares."""
     raw = unwrap((metadata or {}).get(CONTRACT_KEY))
     if raw is None:
-        return None
+        from faucet_dagster.dbt.manifest import dbt_node
+
+        node = dbt_node(metadata)
+        return node.contract() if node is not None else None
     rule = (
         f'asset {key.to_user_string()}: metadata {CONTRACT_KEY} must be {{"version": ..., '
         f'"columns": [...]}} (a version and the column names it guarantees), found {raw!r}'

@@ -27,6 +27,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
+from faucet_dagster.dbt.catalog import with_exposures
 from faucet_dagster.lineage.mapping import (
     asset_dataset,
     asset_job,
@@ -125,8 +126,9 @@ def sync_definitions(
     catalog: Catalog, defs: dg.Definitions, *, config: CatalogConfig | None = None
 ) -> SyncSummary:
     """Record every asset of ``defs``: datasets, deps as edges (created, never overriding a
-    run's column lineage; deps no longer declared are dropped), owners, contracts, and the
-    definition's ``dagster/column_schema`` for datasets no run has observed yet."""
+    run's column lineage; deps no longer declared are dropped), owners, contracts (dbt's
+    enforced ones too), dbt exposures as consumers, and the definition's
+    ``dagster/column_schema`` for datasets no run has observed yet."""
     graph = defs.resolve_asset_graph()
     known = {e.id for e in catalog.datasets() if e.schema is not None}
     now = dt.datetime.now(dt.timezone.utc)
@@ -138,7 +140,8 @@ def sync_definitions(
             asset_run_record(graph, key, run_id=None, when=now, with_schema=dataset.id not in known)
         )
     summary = catalog.record(records)
-    if config is not None and config.datasets:
+    config = with_exposures(config or CatalogConfig(), graph, graph.get_all_asset_keys())
+    if config.datasets:
         catalog.apply_config(config)
     return SyncSummary(len(records), summary)
 
@@ -179,8 +182,9 @@ def record_in_catalog(
     profile: Any = None,
     outcome: Any = None,
 ) -> RecordSummary:
-    """Record one materialization, merge the ``catalog:`` block into the datasets it
-    touched, and record its profile (if any) on the asset's dataset."""
+    """Record one materialization, merge the ``catalog:`` block (and a dbt model's
+    exposures, as consumers) into the datasets it touched, and record its profile (if any)
+    on the asset's dataset."""
     record = asset_run_record(graph, key, run_id=run_id, when=when, metadata=metadata)
     if profile is not None and record.outputs[0].schema is None:
         # No declared dagster/column_schema: what the run wrote, as profiled, is the
@@ -188,6 +192,7 @@ def record_in_catalog(
         output = dataclasses.replace(record.outputs[0], schema=profile_schema(profile))
         record = dataclasses.replace(record, outputs=(output, *record.outputs[1:]))
     summary = catalog.record([record])
+    config = with_exposures(config, graph, [key])  # dbt exposures: consumers of the model
     if config.datasets:
         touched = [o.dataset.id for o in (*record.inputs, *record.outputs)]
         catalog.apply_config(config, touched)
@@ -300,6 +305,9 @@ class CatalogWrite:
             config = get_config() if get_config is not None else CatalogConfig()
         except FaucetError:
             config = None  # finish() reports it through the separate path
+        if config is not None:
+            graph = context.op_execution_context.job_def.asset_layer.asset_graph
+            config = with_exposures(config, graph, [asset_key])
         self._config = config
         self._shared = config is not None and not config.url and store is not None
 

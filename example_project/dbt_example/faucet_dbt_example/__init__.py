@@ -1,0 +1,1 @@
+"""The dbt example: a dbt-duckdb project run by dagster-dbt, with faucet profile checks."""

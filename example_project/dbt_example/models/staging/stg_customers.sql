@@ -1,0 +1,8 @@
+select
+    id as customer_id,
+    first_name,
+    last_name,
+    lower(email) as email,
+    country,
+    cast(signed_up_at as date) as signed_up_at
+from {{ ref('raw_customers') }}
