@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyarrow as pa
 import pytest
 import sqlalchemy as sa
@@ -111,3 +113,21 @@ def test_moments_of_huge_and_tiny_numbers_do_not_overflow(engine: sa.Engine) -> 
     assert differences(profile(rows), pushed) == []
     assert pushed["huge"].numeric is not None
     assert pushed["huge"].numeric.stddev > 7e299
+
+
+def test_few_distinct_values_are_counted_exactly(tmp_path: Path) -> None:
+    """DuckDB's approx_count_distinct reads these five decimals as three; the pushdown
+    counts a column with few values exactly."""
+    import decimal
+
+    values = [decimal.Decimal(v) for v in ("0.000", "0.000", "0.166", "0.503", "-3.634", "10.376")]
+    table = pa.table({"d": pa.array(values, pa.decimal128(12, 3)), "n": pa.array(range(6))})
+    engine = sa.create_engine(f"duckdb:///{tmp_path / 'few.duckdb'}")
+    try:
+        load_duckdb(engine, table, "few")
+        with engine.connect() as conn:
+            profiled = profile_sql(SqlTable(conn, "few"))
+    finally:
+        engine.dispose()
+    assert profiled["d"].distinct == 5
+    assert profiled["n"].distinct == 6
