@@ -126,13 +126,11 @@ def label_finding(
     return None
 
 
-_CALENDAR_WORDS = frozenset(
-    w.lower()
-    for w in (
-        *(calendar.month_name[1:]),
-        *(calendar.month_abbr[1:]),
-        *(calendar.day_name),
-        *(calendar.day_abbr),
+_CALENDAR_NAMES = tuple(
+    name.lower()
+    for name in (
+        *calendar.month_name[1:],
+        *calendar.day_name,
         "spring",
         "summer",
         "autumn",
@@ -142,6 +140,13 @@ _CALENDAR_WORDS = frozenset(
 )
 
 
+def _calendar_word(text: str) -> bool:
+    """A month, weekday or season name, or a prefix of one of three letters or more
+    (``Sep``, ``Sept``, ``Thurs``)."""
+    word = text.strip().lower().rstrip(".")
+    return len(word) >= 3 and any(name.startswith(word) for name in _CALENDAR_NAMES)
+
+
 def _next_period(current: Any, last: Any) -> bool:
     """Whether a constant label's new value reads as the next period, not a switch."""
     if isinstance(current, bool) or isinstance(last, bool):
@@ -149,7 +154,7 @@ def _next_period(current: Any, last: Any) -> bool:
     if isinstance(current, (int, float)) and isinstance(last, (int, float)):
         return current == last + 1 or (current in (0, 1) and current < last)
     if isinstance(current, str) and isinstance(last, str):
-        if current.strip().lower() in _CALENDAR_WORDS and last.strip().lower() in _CALENDAR_WORDS:
+        if _calendar_word(current) and _calendar_word(last):
             return True
         then, now = _instant(last), _instant(current)
         return then is not None and now is not None and now > then

@@ -186,7 +186,13 @@ def test_a_constant_label_moving_to_the_next_period_is_quiet(before: int, after:
 
 @pytest.mark.parametrize(
     ("before", "after"),
-    [("March", "April"), ("Sat", "Sun"), ("winter", "Spring"), ("2025-03-01", "2025-04-01")],
+    [
+        ("March", "April"),
+        ("Aug", "Sept"),
+        ("Sat", "Sun"),
+        ("winter", "Spring"),
+        ("2025-03-01", "2025-04-01"),
+    ],
 )
 def test_a_constant_text_label_moving_to_the_next_period_is_quiet(before: str, after: str) -> None:
     baseline = [category({before: 1.0}, name="period", rows=50)] * 20
