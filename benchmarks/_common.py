@@ -179,6 +179,25 @@ def current_rss_mib() -> float:
 
 
 # -- machine --------------------------------------------------------------------------------
+def run_worker(script: str, args: list[str], python: str = sys.executable) -> dict[str, Any]:
+    """Run ``script --worker *args`` in a fresh process (its own peak RSS, a cold start) and
+    return the JSON object its last line of output holds."""
+    import json
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(BENCH_DIR.parent)}
+    done = subprocess.run(
+        [python, str(Path(script).resolve()), "--worker", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker {args} failed:\n{done.stderr[-3000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def print_machine() -> None:
     """The closing section every benchmark prints: the machine and the exact command."""
     print("Machine:")

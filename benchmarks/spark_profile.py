@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _common
 import pyarrow.parquet as pq
 from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, mixed_batches, peak_rss_mib
 
@@ -129,17 +130,7 @@ def worker_spark(path: str, cores: int) -> dict[str, Any]:
 
 
 def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(BENCH_DIR.parent)}
-    done = subprocess.run(
-        [python, str(Path(__file__).resolve()), "--worker", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker {args} failed:\n{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return _common.run_worker(__file__, args, python)
 
 
 def main() -> None:

@@ -22,14 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, markdown_table, peak_rss_mib, print_machine
+import _common
+from _common import DATA_DIR, LOAD_AT_START, markdown_table, peak_rss_mib, print_machine
 
 BATCH = 65_536
 COUNTRIES = "'DE','FR','US','GB','NL','ES','IT','PL','SE','JP','BR','IN'"
@@ -182,18 +182,8 @@ def _summary(prof: Any) -> dict[str, Any]:
     }
 
 
-def run_worker(args: list[str]) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(BENCH_DIR.parent)}
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker {args[0]} failed:\n{done.stderr[-3000:]}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
+    return _common.run_worker(__file__, args, python)
 
 
 def main() -> None:
