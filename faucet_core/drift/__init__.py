@@ -33,12 +33,16 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   probability (about 1.9 x the normal one), max and len_max as ratios; an extreme
   that moves by less than a tenth of the column's standard deviation, or stays within
   the range the baseline's runs spanned, is never reported, nor a min that rose but
-  stays below the column's median (a thinner low tail: a bimodal earliest time).
+  stays below the column's median (a thinner low tail: a bimodal earliest time), nor a
+  numeric max that fell but stays above the column's p95 (a thinner high tail).
 * mean and len_mean are also judged without each run's single most extreme record: one
   record is not a distribution change (max or min reports it).
 * distinct counts are judged against the run's volume (distinct / n ** b, b learned
   from the baseline or from how often values repeat), so weekends and null spikes do
-  not move them; counts spread by at least half a value.
+  not move them; counts spread by at least half a value, and near the most values a
+  run has shown, by at least the root of the values absent (rare values come and go).
+  A drop in the count of fractional readings that their smaller spread accounts for (a
+  calm day's temperatures) is not reported.
 * A constant baseline is judged by the floor alone: every change above it is reported.
 
 Run labels — :mod:`~faucet_core.drift.labels`: a column with one value per run (its

@@ -117,11 +117,14 @@ def judge(
     tests: int,
     extreme: bool = False,
     step: float = 0.0,
+    noise: float = 0.0,
     week: Weekdays | None = None,
 ) -> Band:
     """Judge ``current`` against ``series`` (the baseline values, oldest first);
     ``extreme`` for a run's min or max (judged at the Gumbel limit); ``step`` the
     statistic's resolution (1 for a count), which bounds a varying series' spread;
+    ``noise`` a spread the statistic has by chance whatever the baseline showed (on
+    its own scale: see :func:`~faucet_core.drift.volume.presence_noise`);
     ``week`` the weekdays of the runs, to judge against the same weekday when the
     series follows the week (:mod:`faucet_core.drift.weekly`)."""
     ys = list(map(transform.forward, series))
@@ -136,9 +139,11 @@ def judge(
         if ordered[0] != ordered[-1]:
             # A discrete statistic whose quartiles (nearly) coincide: at least its
             # normal-equivalent IQR, and at least that of half a step.
-            half_step = _half_step(transform.inverse(median), step, transform)
+            at = transform.inverse(median)
+            half_step = _half_step(at, step, transform)
+            chance = _chance(at, noise, transform)
             floor_sd = _mean_sd(ys)[1] if basis == 0.0 else 0.0
-            basis = max(basis, IQR_SIGMAS * max(floor_sd, half_step))
+            basis = max(basis, IQR_SIGMAS * max(floor_sd, half_step, chance))
         limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme)
         return _verdict(
             current,
@@ -159,7 +164,10 @@ def judge(
         method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
     kept, mean, sd = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
     limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme)
-    basis = max(sd, _half_step(transform.inverse(mean), step, transform)) if sd > 0 else 0.0
+    at = transform.inverse(mean)
+    basis = (
+        max(sd, _half_step(at, step, transform), _chance(at, noise, transform)) if sd > 0 else 0.0
+    )
     return _verdict(
         current,
         y,
@@ -187,6 +195,17 @@ def _half_step(center: float, step: float, transform: Transform) -> float:
     if step <= 0.0:
         return 0.0
     return abs(transform.forward(center + step / 2) - transform.forward(center))
+
+
+def _chance(center: float, noise: float, transform: Transform) -> float:
+    """``noise`` (a standard deviation on the statistic's scale) on the judged scale, on
+    the side below ``center``, where a ratio scale stretches it (above, when the noise
+    reaches zero)."""
+    if noise <= 0.0:
+        return 0.0
+    if center - noise <= 0.0 and transform.scale is DriftScale.LOG:  # no ratio below 0
+        return abs(transform.forward(center + noise) - transform.forward(center))
+    return abs(transform.forward(center) - transform.forward(center - noise))
 
 
 def _verdict(

@@ -12,7 +12,11 @@
   :mod:`faucet_core.drift.volume`): a weekend with 25 % fewer orders is not a 25 %
   drop in distinct order ids. A count that moves by one value is left to the value
   metrics, and a count that varies at all is taken to spread by at least half a value
-  (a 15-value column whose count once read 16 has not shown a spread of 0.2).
+  (a 15-value column whose count once read 16 has not shown a spread of 0.2). Near
+  the most values a run has shown, the count spreads by at least the square root of
+  the values absent (see :func:`~faucet_core.drift.volume.presence_noise`), and a
+  drop in the count of fractional readings that their smaller spread explains is
+  cleared (:func:`~faucet_core.drift.volume.spread_elasticity`).
 * min, max and len_max are the extremes of a run: max and len_max are compared as
   ratios (when positive), since the largest of many heavy-tailed values moves by
   factors; min on its own scale, as it sits near a lower bound (often zero). Extremes
@@ -21,7 +25,9 @@
   5.0 that becomes 5.1 in a column spread over hundreds). An extreme is reported only
   outside the range the baseline's runs spanned, by more than the floor: the earliest
   departure of a day is sometimes 00:01 and sometimes 04:55, and either is normal once
-  the baseline has seen it, however the two modes make the band look.
+  the baseline has seen it, however the two modes make the band look. A min that rose
+  but stays below the column's median p50, and a max that fell but stays above its
+  median p95, are a thinner tail, not a finding.
 * mean and len_mean are also judged without the run's single most extreme record: a
   mean that one record moved is not a distribution change (max or min reports that
   record when it matters).

@@ -14,7 +14,12 @@ from faucet_core.drift.band import Band, judge
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
-from faucet_core.drift.volume import distinct_elasticity, non_null
+from faucet_core.drift.volume import (
+    distinct_elasticity,
+    non_null,
+    presence_noise,
+    spread_elasticity,
+)
 from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
@@ -36,6 +41,14 @@ class SeriesTest:
     factor: float = 1.0
     """The statistic times ``factor`` is what the user sees (a count judged against the
     run's volume); 1 for every other statistic."""
+    noise: float = 0.0
+    """A spread the statistic has by chance (see :func:`presence_noise`), on the judged
+    statistic's scale."""
+    elasticity: float = 0.0
+    """distinct only: how the count scales with the run's volume."""
+    calm: SeriesTest | None = None
+    """distinct of readings only: the same test with the count scaled to the run's
+    spread too, which can clear a drop (a calm day's temperatures)."""
     today: int | None = None
     """The current run's weekday, when the runs' times are known."""
     days: tuple[int, ...] = ()
@@ -80,6 +93,10 @@ def _series_tests(
             continue
         if spec.metric is DriftMetric.DISTINCT:
             test = _volume_adjusted(name, column, past, spec, value)
+            c = spread_elasticity(column, past, test.elasticity)
+            if c > 0.0:
+                explained = _volume_adjusted(name, column, past, spec, value, spread=c)
+                test = replace(test, calm=explained)
         else:
             series = [v for v in map(spec.read, past) if v is not None]
             test = SeriesTest(
@@ -102,12 +119,28 @@ def _bind(spec: SeriesSpec, spread: float) -> Callable[[float], float]:
 
 
 def _volume_adjusted(
-    name: str, column: ColumnProfile, past: Sequence[ColumnProfile], spec: SeriesSpec, value: float
+    name: str,
+    column: ColumnProfile,
+    past: Sequence[ColumnProfile],
+    spec: SeriesSpec,
+    value: float,
+    *,
+    spread: float = 0.0,
 ) -> SeriesTest:
-    """distinct / n ** b: see :mod:`faucet_core.drift.volume`."""
+    """distinct / n ** b, or distinct / (n ** b * stddev ** spread): see
+    :mod:`faucet_core.drift.volume`."""
     b = distinct_elasticity(column, past)
-    factor = math.pow(non_null(column), b)
-    series = [c.distinct / math.pow(non_null(c), b) for c in past if spec.read(c) is not None]
+
+    def scale(c: ColumnProfile) -> float:
+        s = math.pow(non_null(c), b)
+        if spread > 0.0:
+            assert c.numeric is not None
+            s *= math.pow(c.numeric.stddev, spread)
+        return s
+
+    factor = scale(column)
+    series = [c.distinct / scale(c) for c in past if spec.read(c) is not None]
+    noise = presence_noise(factor * _geometric_mean(series), [c.distinct for c in past]) / factor
 
     def floor(center: float) -> float:
         return spec.floor(center * factor, 0.0) / factor
@@ -122,7 +155,14 @@ def _volume_adjusted(
         floor=floor,
         step=spec.step / factor,
         factor=factor,
+        noise=noise,
+        elasticity=b,
     )
+
+
+def _geometric_mean(values: Sequence[float]) -> float:
+    positive = [v for v in values if v > 0]
+    return math.exp(math.fsum(map(math.log, positive)) / len(positive)) if positive else 0.0
 
 
 def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[DriftFinding]:
@@ -139,6 +179,12 @@ def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[D
             band = _judge(test, test.value, test.series, config, len(tests), week)
             if not band.drifted:
                 continue
+        if (
+            test.calm is not None
+            and test.value < band.center
+            and _explained(test.calm, config, len(tests))
+        ):
+            continue
         if test.spec.extreme and (_inside_seen_range(test, band) or _tail_thinned(test, band)):
             continue
         if test.spec.without_extreme is not None and not _drifts_without_extremes(
@@ -147,6 +193,16 @@ def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[D
             continue
         findings.append(_finding(test, band, len(tests)))
     return findings
+
+
+def _explained(calm: SeriesTest, config: ProfilingConfig, tests: int) -> bool:
+    """A drop in a reading's distinct count that its smaller spread accounts for."""
+    if not _judge(calm, calm.value, calm.series, config, tests, None).drifted:
+        return True
+    week = calm.week(calm.read_mask)
+    return (
+        week is not None and not _judge(calm, calm.value, calm.series, config, tests, week).drifted
+    )
 
 
 def _inside_seen_range(test: SeriesTest, band: Band) -> bool:
@@ -158,14 +214,23 @@ def _inside_seen_range(test: SeriesTest, band: Band) -> bool:
 
 
 def _tail_thinned(test: SeriesTest, band: Band) -> bool:
-    """A min that rose, still below the column's middle (the baseline's median p50):
-    that day's low tail was thinner (no departure after midnight). Only a min that
-    moves outward, or past the middle, is a finding; the mean and the other metrics
-    judge the rest. A max that falls is still judged: it can be a cap."""
-    if test.spec.metric is not DriftMetric.MIN:
-        return False  # a max that falls can be a cap (values clipped, text truncated)
-    middles = [c.numeric.p50 for c in test.past if c.numeric is not None]
-    return bool(middles) and band.center < test.value < statistics.median(middles)
+    """An extreme that moved inward and stays in the column's own tail: that day's tail
+    was thinner, not cut. A min that rose, still below the baseline's median p50 (no
+    departure after midnight); a max that fell, still above the baseline's median p95
+    (no flight to Honolulu that day: the top 5 % of records are still there, the single
+    longest is not). A min that moves outward or past the middle, and a max that falls
+    into the body of the column (a cap on more than 5 % of the records, text truncated)
+    are judged; so is every move of len_max, whose column has no quantiles."""
+    if test.profile.numeric is None or test.spec.statistic not in ("min", "max"):
+        return False
+    numeric = [c.numeric for c in test.past if c.numeric is not None]
+    if not numeric:
+        return False
+    if test.spec.metric is DriftMetric.MIN:
+        middle = statistics.median(n.p50 for n in numeric)
+        return band.center < test.value < middle
+    upper = statistics.median(n.p95 for n in numeric)
+    return upper < test.value < band.center
 
 
 def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
@@ -239,5 +304,6 @@ def _judge(
         tests=tests,
         extreme=test.spec.extreme,
         step=test.step,
+        noise=test.noise,
         week=week,
     )

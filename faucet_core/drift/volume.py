@@ -22,7 +22,14 @@ from collections.abc import Sequence
 
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["MIN_VOLUME_SPREAD", "distinct_elasticity", "non_null", "repeat_elasticity"]
+__all__ = [
+    "MIN_VOLUME_SPREAD",
+    "distinct_elasticity",
+    "non_null",
+    "presence_noise",
+    "repeat_elasticity",
+    "spread_elasticity",
+]
 
 MIN_VOLUME_SPREAD = 0.05
 """Standard deviation of log(non-null records) needed to learn the elasticity (5 %)."""
@@ -64,3 +71,55 @@ def repeat_elasticity(ratio: float) -> float:
             break
     u = math.sqrt(lo * hi)
     return u / math.expm1(u) if u < 700 else 0.0
+
+
+def _stddev(column: ColumnProfile) -> float:
+    n = column.numeric
+    return n.stddev if n is not None and math.isfinite(n.stddev) else 0.0
+
+
+def _fractional(column: ColumnProfile) -> bool:
+    n = column.numeric
+    return n is not None and any(
+        math.isfinite(v) and not float(v).is_integer() for v in (n.min, n.max, n.p50, n.p95)
+    )
+
+
+def spread_elasticity(current: ColumnProfile, past: Sequence[ColumnProfile], b: float) -> float:
+    """How a column of readings' distinct count scales with the spread of its values
+    (their standard deviation), once volume is accounted for by ``b``; 0 where the
+    spread says nothing about it.
+
+    Readings at a fixed resolution (temperatures to 0.02, humidity to 0.01) can take as
+    many values as their spread covers: K levels, K proportional to the spread. n draws
+    from K levels show K (1 - exp(-n / K)) distinct values, whose elasticity in K is
+    1 - (its elasticity in n): a calm day's temperature reads two values where a
+    changeable one reads twelve, from the same 24 records, while values that never
+    repeat (b = 1) do not depend on the spread at all. Only numbers with a fractional
+    part count as readings: integer counts (riders an hour) fall with their level, which
+    is the news, and codes have no resolution. 0 as well when the current run or a
+    baseline run has no spread: a constant is judged as it is. The detector uses this
+    only to clear a drop (:mod:`faucet_core.drift.seriestests`), never to raise one: a
+    column whose units changed (cents) moves its spread without a new resolution.
+    """
+    if _stddev(current) <= 0.0 or not past or any(_stddev(c) <= 0.0 for c in past):
+        return 0.0
+    if not any(_fractional(c) for c in (current, *past)):
+        return 0.0
+    return min(max(1.0 - b, 0.0), 1.0)
+
+
+def presence_noise(expected: float, counts: Sequence[int]) -> float:
+    """The chance spread of a distinct count near the most values the column has shown.
+
+    A column whose runs show nearly all of its values (60 minutes of the hour, 90
+    destinations) misses a few by chance: the rarely used ones, absent or present
+    from day to day. The number absent then varies like a count of rare events, with a
+    variance up to its mean: ``expected`` values of the ``max(counts)`` seen leave
+    ``max(counts) - expected`` absent, a standard deviation of its square root. A
+    baseline whose absent values happened to stay steady for 20 runs does not make a
+    Saturday that missed six of 60 minutes a distinct-count finding; a count far from
+    the most seen (ids, a collapse to 25 customers) is judged on its own spread."""
+    if not counts or expected <= 0.0:
+        return 0.0
+    return math.sqrt(max(max(counts) - expected, 0.0))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from faucet_core import ProfilingConfig, TableProfile
+from faucet_core import NumericStats, ProfilingConfig, TableProfile
 from faucet_core.config import DriftMethod
 from faucet_core.drift import DriftFinding, detect_drift
 from faucet_core.drift.psi import chance_psi
@@ -272,3 +272,78 @@ def test_fractional_readings_are_not_categories() -> None:
 
     baseline = [readings({0.30: 0.5, 0.32: 0.5}) for _ in range(20)]
     assert _detect(readings({0.30: 0.5, 0.04: 0.5}), baseline) == []
+
+
+def _latest(last: float, *, p95: float = 2100.0) -> TableProfile:
+    stats = NumericStats(
+        min=5.0, max=last, mean=1350.0, stddev=480.0, p50=1400.0, p95=p95, count=900
+    )
+    return table(column("dep_time", rows=900, distinct=700, num=stats))
+
+
+def test_a_max_that_falls_within_the_upper_tail_is_not_a_finding() -> None:
+    rng = random.Random(8)
+    baseline = [_latest(rng.uniform(2352.0, 2359.0)) for _ in range(20)]
+    # The latest departure left at 22:52, not 23:55: still above the p95 (21:00).
+    assert _detect(_latest(2252.0), baseline) == []
+    # A max that falls into the body of the column cuts more than 5 % of the records.
+    (finding,) = _detect(_latest(1900.0, p95=1880.0), baseline)
+    assert finding.key == "dep_time.max"
+
+
+# -- distinct counts of readings and of near-complete domains -------------------------------
+def _readings(distinct: int, stddev: float, *, name: str = "hum") -> TableProfile:
+    """24 hourly humidity readings at a resolution of 0.01."""
+    stats = NumericStats(
+        min=0.5 - stddev, max=0.5 + 2 * stddev, mean=0.52, stddev=stddev, p50=0.51,
+        p95=0.5 + 1.5 * stddev, count=24,
+    )  # fmt: skip
+    return table(column(name, rows=24, distinct=distinct, num=stats))
+
+
+def _changeable_days(seed: int) -> list[TableProfile]:
+    rng = random.Random(seed)
+    runs = []
+    for _ in range(20):
+        stddev = rng.uniform(0.08, 0.2)
+        runs.append(_readings(max(2, min(24, round(stddev * 90 + rng.gauss(0, 1)))), stddev))
+    return runs
+
+
+def test_a_calm_day_of_readings_is_not_a_distinct_collapse() -> None:
+    baseline = _changeable_days(9)
+    # Humidity at 0.87-1.00 all day: three values, its spread a quarter of a usual day's.
+    assert _detect(_readings(3, 0.036), baseline) == []
+    # The same three values with a usual day's spread are a loss of resolution.
+    (rounded,) = _detect(_readings(3, 0.15), baseline)
+    assert rounded.key == "hum.distinct"
+    # Readings that arrive in hundredths as whole numbers: the spread grows 100-fold
+    # without a new resolution, which can clear nothing and raises no distinct finding.
+    baseline_rows = [_readings(12, 0.12)] * 20
+    whole = NumericStats(min=38.0, max=74.0, mean=52.0, stddev=12.0, p50=51.0, p95=68.0, count=24)
+    cents = table(column("hum", rows=24, distinct=12, num=whole))
+    assert "hum.distinct" not in {f.key for f in _detect(cents, baseline_rows)}
+    # A constant reading (no spread at all) is judged as it always was.
+    (stuck,) = _detect(_readings(1, 0.0), baseline)
+    assert stuck.key == "hum.distinct"
+
+
+def _minutes(distinct: int, rows: int) -> TableProfile:
+    stats = NumericStats(min=0.0, max=59.0, mean=29.5, stddev=19.0, p50=29.0, p95=57.0, count=rows)
+    return table(column("minute", rows=rows, distinct=distinct, num=stats))
+
+
+def test_a_near_complete_domain_misses_a_few_values_by_chance() -> None:
+    # Scheduled minutes of the hour: weekdays (980 departures) show 59 or 60 of them,
+    # weekends (770) 58; the baseline's counts are steadier than chance would keep them.
+    rng = random.Random(10)
+    baseline = [
+        _minutes(58, 770) if d % 7 in (5, 6) else _minutes(rng.choice((59, 60)), 980)
+        for d in range(20)
+    ]
+    # A light Saturday (688 departures) saw 54 of the 60 minutes: the rarely used ones
+    # come and go.
+    assert _detect(_minutes(54, 688), baseline) == []
+    # Half of them gone is no chance.
+    (finding,) = _detect(_minutes(30, 688), baseline)
+    assert finding.key == "minute.distinct"

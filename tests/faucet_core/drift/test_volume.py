@@ -6,8 +6,14 @@ import math
 
 import pytest
 
-from faucet_core.drift.volume import distinct_elasticity, repeat_elasticity
-from tests.faucet_core.drift.builders import column
+from faucet_core import ColumnProfile, NumericStats
+from faucet_core.drift.volume import (
+    distinct_elasticity,
+    presence_noise,
+    repeat_elasticity,
+    spread_elasticity,
+)
+from tests.faucet_core.drift.builders import column, numeric
 
 
 @pytest.mark.parametrize(
@@ -46,3 +52,34 @@ def test_a_steady_volume_falls_back_to_how_often_values_repeat() -> None:
     assert distinct_elasticity(past[0], past) == pytest.approx(repeat_elasticity(0.78))
     assert 0.7 < repeat_elasticity(0.78) < 0.8
     assert math.isclose(distinct_elasticity(past[0], []), 0.0)
+
+
+def _reading(distinct: int, stddev: float, *, lo: float = 0.31) -> ColumnProfile:
+    stats = NumericStats(
+        min=lo, max=lo + 4 * stddev, mean=lo + 2 * stddev, stddev=stddev, p50=lo + 2 * stddev,
+        p95=lo + 3.5 * stddev, count=24,
+    )  # fmt: skip
+    return column("temp", rows=24, distinct=distinct, num=stats)
+
+
+def test_spread_elasticity_is_what_volume_leaves_for_readings() -> None:
+    past = [_reading(12, 0.1)] * 5
+    b = distinct_elasticity(past[0], past)
+    assert 0 < b < 1
+    assert spread_elasticity(_reading(3, 0.02), past, b) == pytest.approx(1 - b)
+    # values that never repeat do not depend on their spread
+    assert spread_elasticity(_reading(3, 0.02), past, 1.0) == 0.0
+
+
+def test_spread_elasticity_is_zero_for_integers_and_for_no_spread() -> None:
+    counts = [column("riders", rows=24, distinct=12, num=numeric(30.0, lo=0.0, hi=90.0))] * 5
+    assert spread_elasticity(counts[0], counts, 0.4) == 0.0  # integers: not readings
+    past = [_reading(12, 0.1)] * 5
+    assert spread_elasticity(_reading(1, 0.0), past, 0.4) == 0.0  # a constant run
+    assert spread_elasticity(_reading(3, 0.02), [*past, _reading(1, 0.0)], 0.4) == 0.0
+
+
+def test_presence_noise_is_the_root_of_the_values_absent() -> None:
+    assert presence_noise(56.0, [58, 60, 59]) == pytest.approx(2.0)
+    assert presence_noise(61.0, [58, 60, 59]) == 0.0  # more than ever seen: no chance spread
+    assert presence_noise(10.0, []) == 0.0
