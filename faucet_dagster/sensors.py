@@ -36,6 +36,7 @@ from faucet_core.notify import (
     classified_columns,
     findings_from_metadata,
 )
+from faucet_dagster.check_error import ERROR_STATUS
 from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
 
 __all__ = [
@@ -114,6 +115,7 @@ class _Reader:
     base_url: str | None
     pending_timeout: float
     log: Callable[[int, str], None]
+    check_errors: bool = True
 
     def evaluations(self, key: dg.AssetCheckKey, check: _Check, after: int) -> list[Evaluation]:
         storage = self.instance.event_log_storage
@@ -171,8 +173,12 @@ class _Reader:
             on_drift = OnDrift(_raw(metadata.get("faucet/on_drift")) or check.on_drift.value)
         except ValueError:
             return skip
+        if on_drift not in _NOTIFYING:
+            return skip
+        if _raw(metadata.get("faucet/status")) == ERROR_STATUS:
+            return self._check_error(key, on_drift, record, data) if self.check_errors else skip
         items = _raw(metadata.get("faucet/findings"))
-        if on_drift not in _NOTIFYING or not items:
+        if not items:
             return skip
         named = {str(i.get("column")) for i in items if isinstance(i, Mapping)}
         hidden = set(classified_columns(check.policy, named))
@@ -188,6 +194,26 @@ class _Reader:
                 f"findings ({exc}); it is not notified",
             )
             return skip
+        return self._ready(key, on_drift, record, data, findings=findings)
+
+    def _check_error(
+        self, key: dg.AssetCheckKey, on_drift: OnDrift, record: Any, data: Any
+    ) -> Evaluation:
+        """A check that could not do its work: its error, already redacted by the check."""
+        text = _raw(data.metadata.get("faucet/error"))
+        error = str(text).strip() if text else "no reason was recorded"
+        return self._ready(key, on_drift, record, data, error=error)
+
+    def _ready(
+        self,
+        key: dg.AssetCheckKey,
+        on_drift: OnDrift,
+        record: Any,
+        data: Any,
+        *,
+        findings: tuple[Any, ...] = (),
+        error: str | None = None,
+    ) -> Evaluation:
         run_url = None
         if self.base_url and record.run_id:
             run_url = f"{self.base_url}/runs/{record.run_id}"
@@ -197,12 +223,13 @@ class _Reader:
             asset=key.asset_key.to_user_string(),
             check=key.name,
             run_id=record.run_id,
-            evaluated_at=dt.datetime.fromtimestamp(event.timestamp, dt.timezone.utc),
+            evaluated_at=dt.datetime.fromtimestamp(record.event.timestamp, dt.timezone.utc),
             on_drift=on_drift,
             severity=Severity(data.severity.value),
             partition=data.partition,
             run_url=run_url,
             findings=findings,
+            error=error,
         )
 
 
@@ -222,6 +249,7 @@ class _Options:
     dispatch: DispatchOptions
     base_url: str | None
     pending_timeout: float
+    check_errors: bool = True
 
 
 def _tick(context: dg.SensorEvaluationContext, opts: _Options) -> dg.SensorResult:
@@ -250,7 +278,9 @@ def _tick(context: dg.SensorEvaluationContext, opts: _Options) -> dg.SensorResul
     checks = _notifying_checks(asset_graph)
     channels = [d.resolve() for d in opts.destinations]
     dispatcher = Dispatcher(ledger, channels, opts.dispatch, context.log, latest=latest)
-    reader = _Reader(instance, opts.base_url, opts.pending_timeout, dispatcher.log)
+    reader = _Reader(
+        instance, opts.base_url, opts.pending_timeout, dispatcher.log, opts.check_errors
+    )
     try:
         for key in sorted(checks, key=lambda k: k.to_user_string()):
             lower = dispatcher.lower_bound(key.to_user_string())
@@ -349,6 +379,7 @@ def build_drift_notification_sensor(
     retry: RetryPolicy | None = None,
     probe_interval_seconds: float = 3600.0,
     pending_timeout_seconds: float = 3 * 86400.0,
+    notify_check_errors: bool = True,
     description: str | None = None,
 ) -> dg.SensorDefinition:
     """A sensor that notifies drift found by the faucet profile checks, exactly once.
@@ -369,9 +400,13 @@ def build_drift_notification_sensor(
             ``channel_not_found``) is tried again while its configuration is unchanged.
         pending_timeout_seconds: a run still in progress this long no longer holds back the
             cursor (its evaluation will not be notified).
+        notify_check_errors: also notify a check that could not do its work (store
+            unreachable, loader failed; ``faucet/status: error``), one
+            ``profile_check_error`` message per evaluation: the asset went unmonitored.
 
-    Only evaluations that failed with findings and whose ``on_drift`` was ``notify`` or
-    ``fail`` when they ran are notified; ``warn`` sends nothing. The first tick starts
+    Only evaluations that failed with findings (or, with ``notify_check_errors``, that
+    could not check) and whose ``on_drift`` was ``notify`` or ``fail`` when they ran are
+    notified; ``warn`` sends nothing. The first tick starts
     after the latest evaluation: drift found before the sensor first ran is not notified.
     Values of policy-classified columns never appear in messages.
     """
@@ -399,6 +434,7 @@ def build_drift_notification_sensor(
         ),
         base_url=dagster_base_url.rstrip("/") if dagster_base_url else None,
         pending_timeout=pending_timeout_seconds,
+        check_errors=bool(notify_check_errors),
     )
 
     @dg.sensor(

@@ -22,7 +22,12 @@ from faucet_core.config import OnDrift
 from faucet_core.notify.delivery import DeliveryError, DeliveryProblem, RetryPolicy, deliver, redact
 from faucet_core.notify.json_message import json_payload
 from faucet_core.notify.ledger import Broken, Ledger
-from faucet_core.notify.model import DriftNotification, NotifiedFinding, Severity
+from faucet_core.notify.model import (
+    DriftNotification,
+    NotificationKind,
+    NotifiedFinding,
+    Severity,
+)
 from faucet_core.notify.slack_message import (
     MAX_TEXT_CHARS,
     SlackMessage,
@@ -50,7 +55,7 @@ BlocksFn = Callable[[DriftNotification], Sequence[Mapping[str, Any]]]
 
 class EvaluationState(str, Enum):
     READY = "ready"
-    """Completed with findings to notify."""
+    """Completed with findings (or a check error) to notify."""
     SKIP = "skip"
     """Completed with nothing to notify (passed, on_drift warn, unreadable)."""
     PENDING = "pending"
@@ -72,9 +77,32 @@ class Evaluation:
     partition: str | None = None
     run_url: str | None = None
     findings: tuple[NotifiedFinding, ...] = ()
+    error: str | None = None
+    """A check that could not do its work: one ``profile_check_error`` notification."""
+
+    @property
+    def items(self) -> int:
+        """What is delivered for this evaluation: its findings, or its one error."""
+        return 1 if self.error is not None else len(self.findings)
 
     def notification(self, start: int, stop: int) -> DriftNotification:
         assert self.evaluated_at is not None
+        if self.error is not None:
+            return DriftNotification(
+                asset=self.asset,
+                check=self.check,
+                findings=(),
+                first_index=0,
+                total_findings=0,
+                run_id=self.run_id,
+                evaluated_at=self.evaluated_at,
+                on_drift=self.on_drift,
+                severity=self.severity,
+                partition=self.partition,
+                run_url=self.run_url,
+                kind=NotificationKind.PROFILE_CHECK_ERROR,
+                error=self.error,
+            )
         return DriftNotification(
             asset=self.asset,
             check=self.check,
@@ -366,7 +394,7 @@ class Dispatcher:
             if ev.state is not EvaluationState.READY:
                 continue
             cache: dict[Any, Any] = {}
-            total = len(ev.findings)
+            total = ev.items
             for active in list(self._active.values()):
                 progress = self.ledger.stream(active.channel.name, stream)
                 sent = progress.delivered(ev.record_id)

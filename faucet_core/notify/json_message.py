@@ -16,10 +16,11 @@ PAYLOAD_VERSION = 1
 def json_payload(n: DriftNotification, text: str) -> dict[str, Any]:
     """The webhook body: the notification's context, ``text`` and its findings.
 
-    ``findings`` is always a list (one element unless grouped); ``id`` is stable across
-    retries so a receiver can drop repeats.
+    ``findings`` is always a list (one element unless grouped; empty for a
+    ``profile_check_error``, whose ``error`` says why the check could not do its work);
+    ``id`` is stable across retries so a receiver can drop repeats.
     """
-    return {
+    body: dict[str, Any] = {
         "version": PAYLOAD_VERSION,
         "kind": n.kind.value,
         "id": n.id,
@@ -38,3 +39,6 @@ def json_payload(n: DriftNotification, text: str) -> dict[str, Any]:
         "total_findings": n.total_findings,
         "findings": [f.to_dict() for f in n.findings],
     }
+    if n.error is not None:
+        body["error"] = n.error
+    return body

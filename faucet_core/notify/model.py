@@ -1,7 +1,9 @@
 """The notification model: what one ``profile_drift`` notification says.
 
 A :class:`DriftNotification` carries one finding (the default, one notification per
-finding) or several findings of the same check evaluation (grouped). Findings of a
+finding) or several findings of the same check evaluation (grouped); a
+``profile_check_error`` notification carries instead the error of a check that could
+not profile or record its materialization (it has no findings). Findings of a
 policy-classified column are withheld before they reach a notification: the finding's
 value key and, for the metrics whose numbers are column values, its numbers and message.
 """
@@ -33,6 +35,9 @@ class NotificationKind(str, Enum):
     """The kinds of notification faucet sends."""
 
     PROFILE_DRIFT = "profile_drift"
+    PROFILE_CHECK_ERROR = "profile_check_error"
+    """The check could not do its work (store unreachable, loader failed): the asset
+    went unmonitored for this materialization."""
 
 
 class Severity(str, Enum):
@@ -124,16 +129,28 @@ class DriftNotification:
     partition: str | None = None
     run_url: str | None = None
     kind: NotificationKind = NotificationKind.PROFILE_DRIFT
+    error: str | None = None
+    """``profile_check_error`` only: why the check could not do its work."""
 
     def __post_init__(self) -> None:
-        if not self.findings:
+        if self.kind is NotificationKind.PROFILE_CHECK_ERROR:
+            if not self.error or self.findings:
+                raise NotifyError("a check-error notification has its error and no findings")
+        elif not self.findings:
             raise NotifyError("a drift notification needs at least one finding")
         if self.evaluated_at.tzinfo is None:
             raise NotifyError("evaluated_at must be timezone-aware (UTC)")
 
     @property
+    def is_error(self) -> bool:
+        """True for a ``profile_check_error`` notification."""
+        return self.kind is NotificationKind.PROFILE_CHECK_ERROR
+
+    @property
     def id(self) -> str:
         where = f"/{self.partition}" if self.partition is not None else ""
+        if self.is_error:
+            return f"{self.run_id}/{self.asset}/{self.check}{where}#error"
         last = self.first_index + len(self.findings) - 1
         span = str(self.first_index) if last == self.first_index else f"{self.first_index}-{last}"
         return f"{self.run_id}/{self.asset}/{self.check}{where}#{span}"

@@ -97,6 +97,8 @@ def _where(n: DriftNotification, finding: NotifiedFinding | None = None) -> str:
 
 
 def _text(n: DriftNotification, escape: Callable[[str], str]) -> str:
+    if n.error is not None:
+        return clip(escape(f"faucet could not check {_where(n)}: {n.error}"), MAX_TEXT_CHARS)
     if not n.grouped:
         f = n.findings[0]
         return clip(
@@ -286,8 +288,26 @@ def _span(n: DriftNotification) -> str:
     return f"findings {n.first_index + 1}–{last} of {n.total_findings}"
 
 
+def _error(n: DriftNotification) -> list[Block]:
+    assert n.error is not None
+    fields = [_field("Asset", _code(n.asset))]
+    if n.partition:
+        fields.append(_field("Partition", _code(n.partition)))
+    return [
+        _header(f"{_icon(n)} Profile check error: {n.asset}"),
+        _section(
+            "faucet could not check this materialization, so it went unmonitored:\n"
+            + mrkdwn_escape(n.error)
+        ),
+        {"type": "section", "fields": fields},
+        _context(n, position=""),
+    ]
+
+
 def slack_blocks(n: DriftNotification) -> list[Block]:
     """The default Block Kit blocks of a notification, within Slack's limits."""
+    if n.error is not None:
+        return _error(n)
     return _grouped(n) if n.grouped else _single(n)
 
 
