@@ -5,7 +5,7 @@ consumer forms), impact, audit.
 route                                         role      writes
 ============================================  ========  ==================================
 ``GET/POST /ui/signin``, ``POST /ui/signout``  -         audited ``ui.signin`` (ok/denied)
-``GET /ui/datasets[?q=]``                     viewer    -
+``GET /ui/datasets[?q=&page=]``              viewer    -
 ``GET /ui/datasets/{id}``                     viewer    -
 ``POST /ui/datasets/{id}/owners``             operator  ``catalog.annotate`` (the API's)
 ``POST /ui/datasets/{id}/consumers``          operator  ``catalog.annotate`` (the API's)
@@ -54,10 +54,12 @@ from faucet_dagster.console.views import (
 from faucet_dagster.server.actions import annotate_audited
 from faucet_dagster.server.auth import Role
 
-__all__ = ["AUDIT_PAGE", "ConsoleContext", "console_routes"]
+__all__ = ["AUDIT_PAGE", "DATASETS_PAGE", "ConsoleContext", "console_routes"]
 
 AUDIT_PAGE = 50
 """Audit entries per page."""
+DATASETS_PAGE = 200
+"""Datasets per page of the list (a catalog of 10,000 datasets is 50 pages)."""
 MAX_QUERY = 200
 MAX_NAME = 1024
 
@@ -78,6 +80,15 @@ def _checked(value: str, name: str, width: int, *, required: bool = True) -> str
     return value
 
 
+def _page_number(raw: str) -> int:
+    """``?page=``: a page number from 1 (a number past the last page shows the last)."""
+    if not raw:
+        return 1
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) < 1:
+        raise PageError(400, f"page: {raw[:20]!r} is not a page number (1, 2, ...)")
+    return int(raw)
+
+
 def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
     """The routes to mount at ``/ui``."""
     catalog = ctx.catalog
@@ -96,9 +107,23 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         entries = await run_in_threadpool(catalog.datasets)
         drifts = await run_in_threadpool(catalog.last_drift)
         index = await run_in_threadpool(assets)
+        number = _page_number(request.query_params.get("page", ""))
         rows = dataset_rows(entries, drifts, index.by_dataset)
-        shown = [r for r in rows if matches(r, query)] if query.strip() else rows
-        return page("datasets.html", rows=shown, total=len(rows), q=query, **visit.context())
+        found = [r for r in rows if matches(r, query)] if query.strip() else rows
+        pages = max(1, -(-len(found) // DATASETS_PAGE))
+        number = min(number, pages)
+        start = (number - 1) * DATASETS_PAGE
+        return page(
+            "datasets.html",
+            rows=found[start : start + DATASETS_PAGE],
+            first=start + 1,
+            found=len(found),
+            total=len(rows),
+            q=query,
+            page_number=number,
+            pages=pages,
+            **visit.context(),
+        )
 
     def dataset_ref(request: Request) -> str:
         ref = str(request.path_params["id"])

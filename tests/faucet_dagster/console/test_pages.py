@@ -3,6 +3,7 @@ real profiler and detector, through the real ``faucet serve`` app (Starlette Tes
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 from html import unescape
@@ -328,3 +329,62 @@ def test_no_page_or_url_shows_a_token(app_for: MakeBrowser, store: str) -> None:
         page = browser.get(path)
         assert page.status_code == 200, path
         assert not any(token in page.text for token in TOKENS.values()), path
+
+
+def test_the_list_is_paged_and_keeps_the_search(app_for: MakeBrowser, store: str) -> None:
+    from faucet_core.catalog import DatasetRef, JobRef, Observation, RunRecord, RunState
+    from faucet_dagster.console.pages import DATASETS_PAGE
+
+    extra = DATASETS_PAGE + 50
+    when = dt.datetime(2026, 3, 3, tzinfo=dt.timezone.utc)
+    outputs = tuple(
+        Observation(DatasetRef("s3://lake", f"paged/t{i:04}.parquet"), owners=("team:pg",))
+        for i in range(extra)
+    )
+    with Catalog(store) as catalog:
+        before = len(catalog.datasets())
+        catalog.record(
+            [
+                RunRecord(
+                    job=JobRef("airflow", "fan-out"),
+                    run_id="ol-paged",
+                    state=RunState.COMPLETE,
+                    event_time=when,
+                    outputs=outputs,
+                )
+            ]
+        )
+    total = before + extra
+    browser = app_for(store)
+    browser.sign_in("viewer")
+    first = browser.get("/ui/datasets")
+    assert len(_rows(first.text, "datasets")) == DATASETS_PAGE
+    assert f"1–{DATASETS_PAGE} of {total} dataset(s)" in first.text
+    assert 'rel="next" href="/ui/datasets?page=2"' in first.text
+    assert 'rel="prev"' not in first.text
+    second = browser.get("/ui/datasets?page=2")
+    assert len(_rows(second.text, "datasets")) == total - DATASETS_PAGE
+    assert 'rel="prev" href="/ui/datasets?page=1"' in second.text
+    assert 'rel="next"' not in second.text
+    # Past the last page shows the last; every dataset is on exactly one page.
+    assert _rows(browser.get("/ui/datasets?page=99").text, "datasets") == _rows(
+        second.text, "datasets"
+    )
+    names = set(re.findall(r"s3://lake/paged/t\d{4}", first.text + second.text))
+    assert len(names) == extra
+    # A search is paged too, and the links keep it.
+    found = browser.get("/ui/datasets?q=team%3Apg")
+    assert f"1–{DATASETS_PAGE} of {extra} of {total} dataset(s) matching" in unescape(found.text)
+    assert 'href="/ui/datasets?q=team%3Apg&amp;page=2"' in found.text
+    rest = browser.get("/ui/datasets?q=team%3Apg&page=2")
+    assert len(_rows(rest.text, "datasets")) == extra - DATASETS_PAGE
+    for bad in ("0", "-1", "two", "1" * 10):
+        refused = browser.get(f"/ui/datasets?page={bad}")
+        assert refused.status_code == 400
+        assert "is not a page number" in unescape(refused.text)
+
+
+def test_a_short_list_has_no_pager(operator: Browser) -> None:
+    page = operator.get("/ui/datasets")
+    assert 'aria-label="pages"' not in page.text
+    assert re.search(r"<p class=\"count\">\d+ dataset\(s\)</p>", page.text)
