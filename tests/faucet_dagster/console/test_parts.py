@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 import faucet_dagster.console as console
+from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
 from faucet_dagster.console import dagster_url, svg_sparkline
 from faucet_dagster.console.views import DatasetRow, matches
@@ -112,3 +113,40 @@ def test_serve_refuses_a_bad_dagster_url_or_secret_in_one_line(
     err = capsys.readouterr().err
     assert "FAUCET_SESSION_SECRET is 5 characters: give 32 or more" in err
     assert "s3cr7" not in err  # the secret itself is never echoed
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "garbage"),
+    [
+        ("faucet_dataset_profiles", "profile", b"\x1f\x8b not a profile"),
+        ("faucet_dataset_profiles", "findings", b"\xff\xfe not json"),
+        ("faucet_datasets", "schema", '{"fields": 7}'),
+    ],
+    ids=["profile-garbage", "findings-not-json", "schema-malformed"],
+)
+def test_a_damaged_catalog_row_is_an_html_page_without_traceback(
+    app_for: MakeBrowser, store: str, table: str, column: str, garbage: str | bytes
+) -> None:
+    with Catalog(store) as catalog:
+        ledger = catalog.resolve("dagster://ledger")
+    engine = create_engine(store)
+    with engine.begin() as conn:
+        key = "dataset_id" if table == "faucet_dataset_profiles" else "id"
+        conn.execute(
+            text(f"UPDATE {table} SET {column} = :g WHERE {key} = :d"), {"g": garbage, "d": ledger}
+        )
+    engine.dispose()
+    browser = app_for(store)
+    browser.sign_in("viewer")
+    listing = browser.get("/ui/datasets")
+    page = browser.get(f"/ui/datasets/{ledger}")
+    for answer in (listing, page):
+        assert answer.headers["content-type"].startswith("text/html")
+        assert "Traceback" not in answer.text
+        assert answer.status_code in (200, 503)
+        if answer.status_code == 503:  # the damage named: which dataset, what is unreadable
+            assert ledger in answer.text or "dagster://ledger" in answer.text
+            assert "unreadable" in answer.text
+            assert "not a profile" not in answer.text
+            assert "without an encoding" not in answer.text  # no Python internals
+    assert page.status_code == 503
