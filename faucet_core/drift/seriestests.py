@@ -44,8 +44,6 @@ class SeriesTest:
     noise: float = 0.0
     """A spread the statistic has by chance (see :func:`presence_noise`), on the judged
     statistic's scale."""
-    elasticity: float = 0.0
-    """distinct only: how the count scales with the run's volume."""
     calm: SeriesTest | None = None
     """distinct of readings only: the same test with the count scaled to the run's
     spread too, which can clear a drop (a calm day's temperatures)."""
@@ -92,10 +90,11 @@ def _series_tests(
         if value is None:
             continue
         if spec.metric is DriftMetric.DISTINCT:
-            test = _volume_adjusted(name, column, past, spec, value)
-            c = spread_elasticity(column, past, test.elasticity)
+            b = distinct_elasticity(column, past)
+            test = _volume_adjusted(name, column, past, spec, value, b)
+            c = spread_elasticity(column, past, b)
             if c > 0.0:
-                explained = _volume_adjusted(name, column, past, spec, value, spread=c)
+                explained = _volume_adjusted(name, column, past, spec, value, b, spread=c)
                 test = replace(test, calm=explained)
         else:
             series = [v for v in map(spec.read, past) if v is not None]
@@ -124,12 +123,12 @@ def _volume_adjusted(
     past: Sequence[ColumnProfile],
     spec: SeriesSpec,
     value: float,
+    b: float,
     *,
     spread: float = 0.0,
 ) -> SeriesTest:
     """distinct / n ** b, or distinct / (n ** b * stddev ** spread): see
     :mod:`faucet_core.drift.volume`."""
-    b = distinct_elasticity(column, past)
 
     def scale(c: ColumnProfile) -> float:
         s = math.pow(non_null(c), b)
@@ -156,7 +155,6 @@ def _volume_adjusted(
         step=spec.step / factor,
         factor=factor,
         noise=noise,
-        elasticity=b,
     )
 
 
