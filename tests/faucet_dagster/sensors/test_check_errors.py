@@ -110,3 +110,19 @@ def test_an_unreachable_store_is_notified_too(scenario: Scenario, tmp_path) -> N
     (body,) = scenario.http.delivered(WEBHOOK_PATH)
     assert body["kind"] == "profile_check_error"
     assert "not-a-folder" in body["error"]
+
+
+def test_a_text_fn_that_assumes_a_finding_falls_back_to_the_default(scenario: Scenario) -> None:
+    import logging
+
+    sensor = scenario.sensor(
+        [scenario.webhook()], text_fn=lambda n: f"custom: {n.findings[0].finding.headline}"
+    )
+    scenario.tick(sensor)
+    _break(scenario)
+    scenario.materialize(day=0)
+    scenario.tick(sensor)
+    (body,) = scenario.http.delivered(WEBHOOK_PATH)
+    assert body["text"].startswith("faucet could not check orders: ")
+    errors = scenario.logs.messages(logging.ERROR)
+    assert any(m.startswith("text_fn raised IndexError") for m in errors), errors
