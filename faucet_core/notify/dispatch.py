@@ -86,35 +86,34 @@ class Evaluation:
         return 1 if self.error is not None else len(self.findings)
 
     def notification(self, start: int, stop: int) -> DriftNotification:
-        assert self.evaluated_at is not None
         if self.error is not None:
-            return DriftNotification(
-                asset=self.asset,
-                check=self.check,
-                findings=(),
-                first_index=0,
-                total_findings=0,
-                run_id=self.run_id,
-                evaluated_at=self.evaluated_at,
-                on_drift=self.on_drift,
-                severity=self.severity,
-                partition=self.partition,
-                run_url=self.run_url,
-                kind=NotificationKind.PROFILE_CHECK_ERROR,
-                error=self.error,
-            )
+            return self._made((), 0, 0, NotificationKind.PROFILE_CHECK_ERROR, self.error)
+        findings = self.findings[start:stop]
+        return self._made(findings, start, len(self.findings), NotificationKind.PROFILE_DRIFT)
+
+    def _made(
+        self,
+        findings: tuple[NotifiedFinding, ...],
+        first: int,
+        total: int,
+        kind: NotificationKind,
+        error: str | None = None,
+    ) -> DriftNotification:
+        assert self.evaluated_at is not None
         return DriftNotification(
             asset=self.asset,
             check=self.check,
-            findings=self.findings[start:stop],
-            first_index=start,
-            total_findings=len(self.findings),
+            findings=findings,
+            first_index=first,
+            total_findings=total,
             run_id=self.run_id,
             evaluated_at=self.evaluated_at,
             on_drift=self.on_drift,
             severity=self.severity,
             partition=self.partition,
             run_url=self.run_url,
+            kind=kind,
+            error=error,
         )
 
 

@@ -3,8 +3,6 @@ after a seed changes, and the degrade-to-WARN path for a missing relation or war
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +11,7 @@ import pytest
 from sqlalchemy import create_engine
 
 from faucet_dagster import FaucetResource, build_profile_checks
-from tests.faucet_dagster.dbt.project import BuiltProject
+from tests.faucet_dagster.dbt.project import BuiltProject, blank_countries
 
 MODELS = [
     "intermediate/int_customer_orders",
@@ -56,19 +54,6 @@ def test_every_model_and_seed_has_one_check_that_profiles_it_in_the_warehouse(
     assert "email" in _meta(dim, "summary")
 
 
-def _blank_countries(seed: Path) -> None:
-    """Half the customers lose their country (empty CSV cells load as NULL)."""
-    rows = list(csv.DictReader(io.StringIO(seed.read_text())))
-    for row in rows:
-        if int(row["id"]) % 2 == 0:
-            row["country"] = ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    seed.write_text(out.getvalue())
-
-
 def test_a_changed_seed_drifts_the_seed_and_the_models_built_on_it(built: BuiltProject) -> None:
     subset = ["raw/raw_customers", "staging/stg_customers"]
     again = built.run(subset)  # the same data: a second baseline run
@@ -77,7 +62,7 @@ def test_a_changed_seed_drifts_the_seed_and_the_models_built_on_it(built: BuiltP
         "raw/raw_customers": "warming",
         "staging/stg_customers": "warming",
     }
-    _blank_countries(built.folder / "seeds" / "raw_customers.csv")
+    blank_countries(built.folder / "seeds" / "raw_customers.csv")
     drifted = built.run(subset)
     assert drifted.success  # on_drift warn: the run succeeds, the checks fail with WARN
     for asset, evaluation in _by_asset(drifted).items():

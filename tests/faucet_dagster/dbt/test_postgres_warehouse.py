@@ -4,8 +4,6 @@ PostgreSQL server (SQL pushdown), and a changed seed drifts the models built on 
 No ``from __future__ import annotations``: Dagster reads the real class of ``context``.
 """
 
-import csv
-import io
 import os
 import shutil
 from collections.abc import Iterator
@@ -18,7 +16,7 @@ from dagster import AssetExecutionContext
 from sqlalchemy.engine import make_url
 
 from faucet_dagster import FaucetResource, build_profile_checks
-from tests.faucet_dagster.dbt.project import BIN, EXAMPLE
+from tests.faucet_dagster.dbt.project import BIN, EXAMPLE, blank_countries
 
 PROJECT = Path(__file__).parent / "pg_project"
 SEED = EXAMPLE / "seeds" / "raw_customers.csv"
@@ -87,18 +85,6 @@ def _meta(evaluation: dg.AssetCheckEvaluation, key: str) -> Any:
     return getattr(value, "value", value)
 
 
-def _blank_countries(seed: Path) -> None:
-    rows = list(csv.DictReader(io.StringIO(seed.read_text())))
-    for row in rows:
-        if int(row["id"]) % 2 == 0:
-            row["country"] = ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    seed.write_text(out.getvalue())
-
-
 def test_models_are_profiled_in_postgres_and_a_changed_seed_drifts(
     project: Path, postgres_url: str, sqlite_url: str
 ) -> None:
@@ -118,7 +104,7 @@ def test_models_are_profiled_in_postgres_and_a_changed_seed_drifts(
         second = _run(defs, instance)  # the same data: the baseline's second run
         assert all(e.passed for e in second.values())
 
-        _blank_countries(project / "seeds" / "raw_customers.csv")
+        blank_countries(project / "seeds" / "raw_customers.csv")
         third = _run(defs, instance)
         stg = third["stg_customers"]
         assert not stg.passed
