@@ -1,64 +1,144 @@
-"""The real-data section of the detection report (see ``realdata.py`` and ``realsim.py``)."""
+"""The real-data section of the detection report (``corpus.py``, ``realsim.py``).
+
+The ``tune`` half is reported in full: per table, its top (column, metric) pairs on quiet
+days and its labelled events with their findings. The ``held-out`` half is reported by
+its figures only, never by column or metric, so that nobody tunes on it.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
 
-from realsim import DETECTORS, RealResult
+from corpus import HALVES
+from corpusfaults import CORPUS_FAULTS, ROW_COUNT, CorpusFault
+from realsim import DETECTORS, FAULT_DETECTORS, RealResult
+from simulate import Finding
 
 
 def _per100(count: int, total: int) -> str:
     return f"{100 * count / total:.2f}" if total else "-"
 
 
+def _pct(count: int, total: int) -> str:
+    return f"{100 * count / total:.0f} %" if total else "n/a"
+
+
+def _quiet(res: RealResult, label: str) -> list[tuple[dt.date, list[Finding]]]:
+    return [(d, f) for d, f in res.runs[label] if d not in res.events]
+
+
+def _score(fault: CorpusFault, column: str | None, found: list[Finding]) -> tuple[bool, bool]:
+    """(right column, right head metric) of one trial."""
+    if fault.target == "table":
+        hit = any(m == ROW_COUNT for _, m in found)
+        return hit, hit
+    on_column = [m for c, m in found if c == column]
+    return bool(on_column), bool(on_column) and on_column[0] in fault.metrics
+
+
+def _fault_counts(res: RealResult, label: str, fault: CorpusFault) -> tuple[int, int, int]:
+    """(trials, right column, right head) of one fault on one table."""
+    column = res.fault_columns.get(fault.target) if fault.target != "table" else None
+    trials = res.faults.get(label, {}).get(fault.name, [])
+    scores = [_score(fault, column, found) for _, found in trials]
+    return len(scores), sum(c for c, _ in scores), sum(h for _, h in scores)
+
+
+def _quiet_row(res: RealResult, label: str) -> tuple[int, int, int, int, int, int, int, int, int]:
+    runs = res.runs[label]
+    quiet = _quiet(res, label)
+    incl = sum(1 for _, f in quiet if f)
+    excl = sum(1 for _, f in quiet if any(c not in res.date_columns for c, _ in f))
+    severe = {d for d, (_, s) in res.events.items() if s}
+    events = [(d, f) for d, f in runs if d in res.events]
+    caught = sum(1 for _, f in events if f)
+    caught_severe = sum(1 for d, f in events if f and d in severe)
+    judged_severe = sum(1 for d, _ in events if d in severe)
+    after = [f for d, f in quiet if any(d - dt.timedelta(days=k) in res.events for k in (1, 2, 3))]
+    return (
+        len(quiet),
+        incl,
+        excl,
+        caught,
+        len(events),
+        caught_severe,
+        judged_severe,
+        sum(1 for f in after if f),
+        len(after),
+    )
+
+
 def real_report(results: list[RealResult]) -> list[str]:
+    by_half = {h: [r for r in results if r.half == h] for h in HALVES}
     lines = [
-        "### Real public daily tables (one run per day, default settings)",
+        "### Real public daily tables: the corpus (one run per day, default settings)",
         "",
-        "Quiet days: the judged days (from day 5) not labelled as events. A day alarms when "
-        'it has any finding; "date columns excluded" drops the findings on the table\'s own '
-        "calendar columns. The last column: quiet days right after an event (which joined the "
-        "baseline under on_drift: warn), to see that it does not make them alarm.",
+        "Tables, halves and quiet-day rules: `benchmarks/detection/corpus.md` (declared "
+        "before any run). Quiet days: the judged days (from day 5) not labelled as "
+        'events. A day alarms when it has any finding; "date columns excluded" drops the '
+        "findings on the table's own calendar columns. Last column: quiet days 1-3 days "
+        "after an event (which joined the baseline under on_drift: warn). The held-out "
+        "half is reported by its figures only.",
         "",
-        "| table | detector | quiet days | alarmed / 100, date columns included "
-        "| alarmed / 100, date columns excluded | events caught (severe) "
-        "| quiet days 1-3 days after an event: alarmed |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| table | half | kind | columns | rows a day (median) | detector | quiet days "
+        "| alarmed / 100 | alarmed / 100, date columns excluded | events caught (severe) "
+        "| after an event: alarmed |",
+        "|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
-    tops: list[str] = []
     for res in results:
-        severe = {d for d, (_, s) in res.events.items() if s}
+        median = res.rows_median
         for label in DETECTORS:
-            runs = res.runs[label]
-            quiet = [(d, f) for d, f in runs if d not in res.events]
-            incl = sum(1 for _, f in quiet if f)
-            excl = sum(1 for _, f in quiet if any(c not in res.date_columns for c, _ in f))
-            events = [(d, f) for d, f in runs if d in res.events]
-            caught = sum(1 for _, f in events if f)
-            caught_severe = sum(1 for d, f in events if f and d in severe)
-            judged_severe = sum(1 for d, _ in events if d in severe)
-            after = [
-                f
-                for d, f in quiet
-                if any(d - dt.timedelta(days=k) in res.events for k in (1, 2, 3))
-            ]
+            q, incl, excl, caught, events, cs, js, aa, an = _quiet_row(res, label)
             lines.append(
-                f"| {res.name} | {label} | {len(quiet)} | **{_per100(incl, len(quiet))}** "
-                f"| {_per100(excl, len(quiet))} | {caught}/{len(events)} "
-                f"({caught_severe}/{judged_severe}) | {sum(1 for f in after if f)}/{len(after)} |"
+                f"| {res.name} | {res.half} | {res.kind} | {res.columns} | {median:g} "
+                f"| {label} | {q} | **{_per100(incl, q)}** | {_per100(excl, q)} "
+                f"| {caught}/{events} ({cs}/{js}) | {aa}/{an} |"
             )
+    lines += [
+        "",
+        "Per half (quiet days pooled over the half's tables; the worst table in brackets):",
+        "",
+        "| half | tables | detector | quiet days | alarmed / 100 (worst table) "
+        "| alarmed / 100, date columns excluded | events caught (severe) |",
+        "|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for half, members in by_half.items():
+        for label in DETECTORS:
+            rows = [_quiet_row(r, label) for r in members]
+            q = sum(r[0] for r in rows)
+            worst = max(
+                (
+                    (100 * r[1] / r[0] if r[0] else 0.0, m.name)
+                    for r, m in zip(rows, members, strict=True)
+                ),
+                default=(0.0, "-"),
+            )
+            lines.append(
+                f"| {half} | {len(members)} | {label} | {q} "
+                f"| **{_per100(sum(r[1] for r in rows), q)}** ({worst[1]} {worst[0]:.2f}) "
+                f"| {_per100(sum(r[2] for r in rows), q)} "
+                f"| {sum(r[3] for r in rows)}/{sum(r[4] for r in rows)} "
+                f"({sum(r[5] for r in rows)}/{sum(r[6] for r in rows)}) |"
+            )
+    lines += _fault_section(results, by_half)
+    lines += [
+        "",
+        "Top column.metric pairs on quiet days (days), **tune half only**:",
+        "",
+    ]
+    for res in by_half["tune"]:
+        for label in DETECTORS:
             counter: Counter[str] = Counter()
-            for _, found in quiet:
+            for _, found in _quiet(res, label):
                 counter.update(f"{c}.{m}" for c, m in set(found))
             top = ", ".join(f"{k} {v}" for k, v in counter.most_common(8)) or "none"
-            tops.append(f"- {res.name} / {label}: {top}")
-    lines += ["", "Top column.metric pairs on quiet days (days):", "", *tops]
-    for res in results:
+            lines.append(f"- {res.name} / {label}: {top}")
+    for res in by_half["tune"]:
         faucet = dict(res.runs["faucet zscore"])
         lines += [
             "",
-            f"#### {res.name}: labelled events and faucet zscore's findings",
+            f"#### {res.name} (tune): labelled events and faucet zscore's findings",
             "",
             f"Source: {res.source}; {res.rows:,} rows over {len(faucet) + 5} days.",
             "",
@@ -72,5 +152,72 @@ def real_report(results: list[RealResult]) -> list[str]:
             lines.append(
                 f"| {day} ({day:%a}) | {reason} | {'yes' if severe else ''} "
                 f"| {', '.join(found) or '(none)'} |"
+            )
+    return lines
+
+
+def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult]]) -> list[str]:
+    names = [f.name for f in CORPUS_FAULTS]
+    lines = [
+        "",
+        "#### Injected faults on quiet days (corpus)",
+        "",
+        "Each fault on up to 12 quiet judged days per table, against the clean baseline "
+        "before it (`corpusfaults.py`; columns chosen by rule, see `corpus.md`). Cell: right "
+        "column % / right head metric % (the first finding on the column has a right "
+        "metric); for row_loss_40 and empty_run: caught by a `row_count` finding (both "
+        "figures). n/a: the table has no such column.",
+        "",
+        "Fault columns: "
+        + "; ".join(
+            f"{r.name}: numeric `{r.fault_columns.get('numeric') or '-'}`, categorical "
+            f"`{r.fault_columns.get('categorical') or '-'}`"
+            for r in results
+        )
+        + ".",
+    ]
+    for label in FAULT_DETECTORS:
+        lines += [
+            "",
+            f"{label}, per table:",
+            "",
+            "| table | half | " + " | ".join(names) + " |",
+            "|---|---|" + "---:|" * len(names),
+        ]
+        for res in results:
+            cells = []
+            for fault in CORPUS_FAULTS:
+                n, col, head = _fault_counts(res, label, fault)
+                cells.append(f"{_pct(col, n)} / {_pct(head, n)}" if n else "n/a")
+            lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
+        lines += [
+            "",
+            f"{label}, per half (trials pooled): right column % / right head metric % (trials)",
+            "",
+            "| half | " + " | ".join(names) + " | all column faults | row faults |",
+            "|---|" + "---:|" * (len(names) + 2),
+        ]
+        for half, members in by_half.items():
+            cells = []
+            cols = [0, 0, 0]
+            rows = [0, 0]
+            for fault in CORPUS_FAULTS:
+                counts = [_fault_counts(r, label, fault) for r in members]
+                n = sum(c[0] for c in counts)
+                col = sum(c[1] for c in counts)
+                head = sum(c[2] for c in counts)
+                cells.append(f"{_pct(col, n)} / {_pct(head, n)} ({n})")
+                if fault.target == "table":
+                    rows[0] += n
+                    rows[1] += col
+                else:
+                    cols[0] += n
+                    cols[1] += col
+                    cols[2] += head
+            lines.append(
+                f"| {half} | "
+                + " | ".join(cells)
+                + f" | {_pct(cols[1], cols[0])} / {_pct(cols[2], cols[0])} ({cols[0]}) "
+                + f"| {_pct(rows[1], rows[0])} ({rows[0]}) |"
             )
     return lines

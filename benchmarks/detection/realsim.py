@@ -4,22 +4,33 @@ As the store keeps it under ``on_drift: warn`` (the default): every run joins th
 baseline, the newest ``window`` runs are used. A run is recorded at 02:00 UTC the day
 after its data's date (a nightly job), and those times go to ``detect_drift`` as the
 store passes its runs' ``recorded_at``.
+
+Then the faults of ``corpusfaults.py`` are injected on ``FAULT_TRIALS`` quiet judged days
+of the table, spread evenly, each judged against the clean baseline before it. Each day
+is profiled once; the clean profiles serve every detector and every fault's baseline.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import statistics
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import pyarrow as pa
+from corpus import CORPUS, load
+from corpusfaults import CORPUS_FAULTS, fault_context
 from literal import literal_detect
-from realdata import load
 from simulate import IQR, ZSCORE, Finding
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftFinding, detect_drift
 
 DETECTORS = ("faucet zscore", "faucet iqr", "literal zscore")
+FAULT_DETECTORS = ("faucet zscore", "faucet iqr")
+FAULT_TRIALS = 12
 
 
 @dataclass
@@ -32,6 +43,15 @@ class RealResult:
     messages: dict[dt.date, list[str]] = field(default_factory=dict)
     """faucet zscore's messages on every judged day."""
     rows: int = 0
+    rows_median: float = 0.0
+    half: str = "tune"
+    kind: str = ""
+    columns: int = 0
+    fault_columns: dict[str, str | None] = field(default_factory=dict)
+    """"numeric" / "categorical" -> the column the faults edit (None: skipped)."""
+    faults: dict[str, dict[str, list[tuple[dt.date, list[Finding]]]]] = field(default_factory=dict)
+    """detector -> fault -> [(day, findings in the detector's order)]."""
+    seconds: float = 0.0
 
 
 def recorded_at(day: dt.date) -> dt.datetime:
@@ -49,17 +69,27 @@ def _faucet(
     return detect_drift(current, baseline, config, current_time=now, baseline_times=times)
 
 
+def _found(findings: Sequence[DriftFinding]) -> list[Finding]:
+    return [(f.column, str(getattr(f.metric, "value", f.metric))) for f in findings]
+
+
 def replay(name: str) -> RealResult:
+    started = time.perf_counter()
     table = load(name)
+    entry = CORPUS[name]
     result = RealResult(
         table.name,
         table.source,
         table.date_columns,
         {d: (e.reason, e.severe) for d, e in table.events.items()},
+        half=entry.half,
+        kind=entry.kind,
+        columns=table.days[0][1].num_columns,
     )
     dates = [d for d, _ in table.days]
     profiles = [profile(t) for _, t in table.days]
     result.rows = sum(t.num_rows for _, t in table.days)
+    result.rows_median = statistics.median(t.num_rows for _, t in table.days)
     times = [recorded_at(d) for d in dates]
     window = ZSCORE.window
     for label in DETECTORS:
@@ -69,8 +99,45 @@ def replay(name: str) -> RealResult:
         base, base_times = profiles[lo:i], times[lo:i]
         z = _faucet(ZSCORE, profiles[i], base, times[i], base_times)
         result.messages[dates[i]] = [f.message for f in z]
-        result.runs["faucet zscore"].append((dates[i], [(f.column, f.metric.value) for f in z]))
+        result.runs["faucet zscore"].append((dates[i], _found(z)))
         q = _faucet(IQR, profiles[i], base, times[i], base_times)
-        result.runs["faucet iqr"].append((dates[i], [(f.column, f.metric.value) for f in q]))
+        result.runs["faucet iqr"].append((dates[i], _found(q)))
         result.runs["literal zscore"].append((dates[i], literal_detect(profiles[i], base, ZSCORE)))
+    _inject(result, table.days, profiles, times)
+    result.seconds = time.perf_counter() - started
     return result
+
+
+def fault_days(days: Sequence[dt.date], events: dict[dt.date, object]) -> list[int]:
+    """FAULT_TRIALS quiet judged days (indexes), spread evenly over them."""
+    quiet = [i for i in range(ZSCORE.min_history, len(days)) if days[i] not in events]
+    if len(quiet) <= FAULT_TRIALS:
+        return quiet
+    return sorted(
+        {quiet[round(k * (len(quiet) - 1) / (FAULT_TRIALS - 1))] for k in range(FAULT_TRIALS)}
+    )
+
+
+def _inject(
+    result: RealResult,
+    days: Sequence[tuple[dt.date, pa.Table]],
+    profiles: Sequence[TableProfile],
+    times: Sequence[dt.datetime],
+) -> None:
+    tables = [t for _, t in days]
+    ctx = fault_context(tables, result.date_columns)
+    result.fault_columns = {"numeric": ctx.numeric, "categorical": ctx.categorical}
+    chosen = fault_days([d for d, _ in days], result.events)
+    configs = {"faucet zscore": ZSCORE, "faucet iqr": IQR}
+    for label in FAULT_DETECTORS:
+        result.faults[label] = {f.name: [] for f in CORPUS_FAULTS}
+    for index, fault in enumerate(CORPUS_FAULTS):
+        if fault.target != "table" and result.fault_columns[fault.target] is None:
+            continue
+        for i in chosen:
+            lo = max(0, i - ZSCORE.window)
+            rng = np.random.default_rng([5, index, i])
+            edited = profile(fault.edit(tables[i], ctx, tables[lo:i], rng))
+            for label in FAULT_DETECTORS:
+                found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
+                result.faults[label][fault.name].append((days[i][0], _found(found)))
