@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -36,7 +37,9 @@ class FaultContext:
     numeric: str | None
     categorical: str | None
     top_two: tuple[str, str] | None
-    """The categorical column's two most common values over the table."""
+    """The categorical column's two most common values over the table (the vanished
+    fault uses its baseline window's instead, so that the value it removes is one that the
+    baseline has)."""
 
 
 def _concat(days: Sequence[pa.Table]) -> pa.Table:
@@ -138,9 +141,22 @@ def _new(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) -> p
     return _set(table, ctx.categorical, pc.if_else(_mask(len(col), 0.20, rng), new, col))
 
 
+def _top_two(columns: Sequence[pa.ChunkedArray]) -> tuple[str, str] | None:
+    counts: Counter[str] = Counter()
+    for col in columns:
+        vc = pc.value_counts(col.drop_null())
+        counts.update(
+            dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True))
+        )
+    ranked = sorted(counts.items(), key=lambda p: (-p[1], p[0]))
+    return (ranked[0][0], ranked[1][0]) if len(ranked) > 1 else None
+
+
 def _vanish(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) -> pa.Table:
-    assert ctx.top_two is not None
-    first, second = ctx.top_two
+    """The baseline window's second most common value folded into its most common."""
+    top = _top_two([b[ctx.categorical] for b in base]) or ctx.top_two
+    assert top is not None
+    first, second = top
     col = table[ctx.categorical]
     folded = pc.if_else(pc.equal(col, second), pa.scalar(first, col.type), col)
     return _set(table, ctx.categorical, folded)
@@ -171,7 +187,7 @@ CORPUS_FAULTS: tuple[CorpusFault, ...] = (
     ),
     CorpusFault(
         "vanished_category",
-        "the categorical column's second value folded into its first",
+        "the baseline window's second most common value folded into its most common",
         "categorical",
         frozenset({"vanished_value"}),
         _vanish,
