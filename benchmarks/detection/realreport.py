@@ -122,6 +122,7 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"({sum(r[5] for r in rows)}/{sum(r[6] for r in rows)}) |"
             )
     lines += _fault_section(results, by_half)
+    lines += _heads(by_half["tune"])
     lines += [
         "",
         "Top column.metric pairs on quiet days (days), **tune half only**:",
@@ -153,6 +154,32 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"| {day} ({day:%a}) | {reason} | {'yes' if severe else ''} "
                 f"| {', '.join(found) or '(none)'} |"
             )
+    return lines
+
+
+def _heads(tune: list[RealResult]) -> list[str]:
+    """What heads each column fault's column, per tune table (faucet zscore)."""
+    lines = [
+        "",
+        "What heads the fault's column, **tune half only** (faucet zscore; trials; "
+        "`-`: no finding on the column):",
+        "",
+    ]
+    for fault in CORPUS_FAULTS:
+        if fault.target == "table":
+            continue
+        cells = []
+        for res in tune:
+            column = res.fault_columns.get(fault.target)
+            trials = res.faults.get("faucet zscore", {}).get(fault.name, [])
+            if column is None or not trials:
+                continue
+            heads: Counter[str] = Counter()
+            for _, found in trials:
+                on_column = [m for c, m in found if c == column]
+                heads[on_column[0] if on_column else "-"] += 1
+            cells.append(f"{res.name} " + ", ".join(f"{m} {n}" for m, n in heads.most_common()))
+        lines.append(f"- {fault.name}: " + "; ".join(cells))
     return lines
 
 
