@@ -31,8 +31,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from faucet_core.config import DriftMethod
-from faucet_core.drift.limits import IQR_SIGMAS, QUARTILE_SIGMAS, series_limit, tail_probability
+from faucet_core.drift.limits import (
+    IQR_SIGMAS,
+    QUARTILE_SIGMAS,
+    budget_limit,
+    series_limit,
+    tail_probability,
+)
 from faucet_core.drift.model import DriftScale
+from faucet_core.drift.noise import Sampling, between_run_upper
 from faucet_core.drift.stats import quantile
 from faucet_core.drift.weekly import Weekdays, same_weekday
 
@@ -51,6 +58,12 @@ sits about 90 IQRs out (see :mod:`faucet_core.drift.limits`). Below this many ru
 ``method: iqr`` judges like zscore, at the z with the same tail probability."""
 
 
+IQR_SAMPLED_MIN_RUNS = 10
+"""For a statistic with a sampling model, ``method: iqr`` judges like zscore (with the
+sampling model) below this many runs: the quartiles of fewer runs say less about the
+between-run spread than the standard deviation with its confidence bound does."""
+
+
 @dataclass(frozen=True)
 class Transform:
     """A monotone map to the scale a statistic is judged on, and back."""
@@ -62,6 +75,19 @@ class Transform:
 
 LINEAR = Transform(DriftScale.LINEAR, float, float)
 LOG = Transform(DriftScale.LOG, math.log, math.exp)
+
+
+def _arcsine(p: float) -> float:
+    return math.asin(math.sqrt(min(max(p, 0.0), 1.0)))
+
+
+def _arcsine_inverse(y: float) -> float:
+    return math.sin(min(max(y, 0.0), math.pi / 2)) ** 2
+
+
+ARCSINE = Transform(DriftScale.ARCSINE, _arcsine, _arcsine_inverse)
+"""Shares (null rates): asin(sqrt(p)), on which a binomial share of n records spreads by
+1 / (4 n) whatever its level, so a 0 % baseline has a band too."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +117,9 @@ class Band:
     """The values that pass, on the metric's scale."""
     runs: int
     excluded: int
+    sampled: bool = False
+    """The spread is the sampling model's (:func:`_sampled_band`), not the baseline's
+    alone: the limit was widened for the tests only."""
 
     def times(self, factor: float) -> Band:
         """The band of a per-record statistic, multiplied back to a count."""
@@ -119,6 +148,7 @@ def judge(
     step: float = 0.0,
     noise: float = 0.0,
     week: Weekdays | None = None,
+    sampling: Sampling | None = None,
 ) -> Band:
     """Judge ``current`` against ``series`` (the baseline values, oldest first);
     ``extreme`` for a run's min or max (judged at the Gumbel limit); ``step`` the
@@ -126,13 +156,35 @@ def judge(
     ``noise`` a spread the statistic has by chance whatever the baseline showed (on
     its own scale: see :func:`~faucet_core.drift.volume.presence_noise`);
     ``week`` the weekdays of the runs, to judge against the same weekday when the
-    series follows the week (:mod:`faucet_core.drift.weekly`)."""
+    series follows the week (:mod:`faucet_core.drift.weekly`); ``sampling`` the
+    statistic's sampling variances on the judged scale (see
+    :mod:`faucet_core.drift.noise`): with them the band is the run's own sampling error
+    plus an upper bound of the between-run variation (:func:`_sampled`)."""
     ys = list(map(transform.forward, series))
     y = transform.forward(current)
     if week is not None:
         alpha = tail_probability(method, sensitivity) / max(tests, 1)
         ys = same_weekday(ys, week, alpha) or ys
-    if method is DriftMethod.IQR and len(ys) >= IQR_MIN_RUNS:
+    iqr = method is DriftMethod.IQR and len(ys) >= (
+        IQR_MIN_RUNS if sampling is None else IQR_SAMPLED_MIN_RUNS
+    )
+    if sampling is not None and not iqr:
+        return _sampled_band(
+            current,
+            y,
+            ys,
+            sampling=sampling,
+            method=method,
+            sensitivity=sensitivity,
+            tests=tests,
+            extreme=extreme,
+            transform=transform,
+            floor=floor,
+            step=step,
+            noise=noise,
+            series=series,
+        )
+    if iqr:
         ordered = sorted(ys)
         q1, median, q3 = (quantile(ordered, q) for q in (0.25, 0.5, 0.75))
         basis = q3 - q1
@@ -144,6 +196,8 @@ def judge(
             chance = _chance(at, noise, transform)
             floor_sd = _mean_sd(ys)[1] if basis == 0.0 else 0.0
             basis = max(basis, IQR_SIGMAS * max(floor_sd, half_step, chance))
+        if sampling is not None:  # never narrower than the run's own sampling error
+            basis = max(basis, IQR_SIGMAS * math.sqrt(sampling.predictive(len(ys), 0.0)))
         limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme)
         return _verdict(
             current,
@@ -183,6 +237,58 @@ def judge(
         excluded=len(ys) - len(kept),
         series=series,
     )
+
+
+def _sampled_band(
+    current: float,
+    y: float,
+    ys: list[float],
+    *,
+    sampling: Sampling,
+    method: DriftMethod,
+    sensitivity: float,
+    tests: int,
+    extreme: bool,
+    transform: Transform,
+    floor: Callable[[float], float],
+    step: float,
+    noise: float,
+    series: Sequence[float],
+) -> Band:
+    """The band of a statistic with a sampling model: the run's own sampling variance,
+    the baseline center's, and an upper confidence bound of the between-run variance left
+    once the baseline's sampling is taken out of its spread. A short baseline widens only
+    the part it estimates; one that varied no more than sampling does is judged on
+    sampling alone; a constant one has the band of its sampling error. The spread is the
+    standard deviation after leaving out a past incident (iqr judges this way too below
+    :data:`IQR_MIN_RUNS` runs). The limit is the normal quantile of the test's share of
+    the run's budget."""
+    if method is DriftMethod.IQR:
+        method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
+    kept, center, spread = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
+    variance = spread * spread
+    df = float(len(kept) - 1)
+    between = between_run_upper(variance, sampling.past, df)
+    basis = math.sqrt(sampling.predictive(len(kept), between))
+    if basis > 0.0:
+        at = transform.inverse(center)
+        basis = max(basis, _half_step(at, step, transform), _chance(at, noise, transform))
+    band = _verdict(
+        current,
+        y,
+        reference=(center, center, center),
+        spread=spread,
+        basis=basis,
+        method=method,
+        sensitivity=sensitivity,
+        limit=budget_limit(method, sensitivity, tests, extreme=extreme),
+        transform=transform,
+        floor=floor,
+        runs=len(kept),
+        excluded=len(ys) - len(kept),
+        series=series,
+    )
+    return replace(band, sampled=True)
 
 
 def _zscore_equivalent(multiplier: float) -> float:

@@ -1,26 +1,252 @@
-"""``detect_drift``: every column of a run against its rolling baseline."""
+"""``detect_drift``: a run's profile against its rolling baseline, as an ordered list of
+named stages.
+
+:data:`STAGES` is the whole pipeline, in order; each stage reads and extends one
+:class:`Detection` (the run, its kept baseline, the per-column histories computed once,
+the tests gathered, the findings so far, and how often each rule cleared a finding).
+:func:`run_detection` returns that record, :func:`detect_drift` its findings.
+
+1. ``history``: the baseline kept (the newest ``window`` runs with records) and, per
+   column, its past profiles and weekdays, once;
+2. ``volume``: the run's row count against the baseline's (an empty run always);
+3. ``type_mix``: JSON types the baseline never held at that share;
+4. ``run_labels``: columns with one value per run are judged by their step;
+5. ``series_tests``: every (column, statistic) pair with a baseline series;
+6. ``value_tests``: new, vanished and shifted values of the stable categories;
+7. ``budget``: the run's false-alarm budget shared among every test of 5 and 6, then
+   the series judged;
+8. ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
+   before move only with the mix, which the value tests judge;
+9. ``root_cause``: one finding per column, headed by its most specific cause.
+
+The rules that clear a candidate finding (a normal weekday, a calm day of readings, an
+extreme of fewer draws, ...) are counted under their names in ``Detection.cleared``.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.labels import label_finding, label_value
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
 from faucet_core.drift.rootcause import one_per_column
+from faucet_core.drift.rows import VOLUME_TESTS, empty_run_finding, row_count_test
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
 from faucet_core.drift.typemix import type_mix
-from faucet_core.drift.valuelist import is_calendar, is_churning, is_measurement, value_lists
-from faucet_core.drift.values import new_values, vanished_values
+from faucet_core.drift.valuelist import (
+    ValueList,
+    is_calendar,
+    is_churning,
+    is_measurement,
+    value_lists,
+)
+from faucet_core.drift.values import new_values, share_volatility, vanished_values
 from faucet_core.drift.weekly import run_times, weekday_of
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.table import TableProfile
 
-__all__ = ["detect_drift"]
+__all__ = ["STAGES", "ColumnHistory", "Detection", "detect_drift", "run_detection"]
 
 _METRIC_ORDER = {metric: index for index, metric in enumerate(DriftMetric)}
+
+
+@dataclass(frozen=True)
+class ColumnHistory:
+    """One column of the run with the baseline runs that hold it."""
+
+    name: str
+    column: ColumnProfile
+    past: list[ColumnProfile]
+    top_values: list[int]
+    """Each baseline run's top_values setting (aligned with ``past``)."""
+    weekdays: tuple[int, list[int]] | None
+
+
+@dataclass
+class Detection:
+    """What one run's detection read, gathered and found."""
+
+    current: TableProfile
+    config: ProfilingConfig
+    baseline: list[TableProfile]
+    times: tuple[dt.datetime, list[dt.datetime | None]] | None
+    kept: list[tuple[TableProfile, dt.datetime | None]] = field(default_factory=list)
+    columns: list[ColumnHistory] = field(default_factory=list)
+    tests: list[SeriesTest] = field(default_factory=list)
+    value_candidates: list[tuple[ColumnHistory, ValueList, list[ValueList]]] = field(
+        default_factory=list
+    )
+    findings: list[DriftFinding] = field(default_factory=list)
+    cleared: Counter[str] = field(default_factory=Counter)
+    """Rule name -> candidate findings it cleared in this run."""
+    done: bool = False
+    """Set by a stage that settled the run (too short a baseline, an empty run)."""
+
+    @property
+    def budget_tests(self) -> int:
+        """The tests sharing the run's column budget: series tests and value families."""
+        return len(self.tests) + len(self.value_candidates)
+
+
+Stage = Callable[[Detection], None]
+
+
+def _history(d: Detection) -> None:
+    times = d.times
+    d.kept = [
+        (p, None if times is None else times[1][i])
+        for i, p in enumerate(d.baseline)
+        if i >= len(d.baseline) - d.config.window and p.row_count > 0
+    ]
+    if d.current.row_count == 0:
+        return
+    if len(d.baseline) < d.config.min_history:
+        d.done = True
+        return
+    for name, column in d.current.columns.items():
+        held = [(p, t) for p, t in d.kept if name in p.columns]
+        if len(held) < d.config.min_history:
+            continue  # new this run: learned, not judged
+        weekdays = (
+            None
+            if times is None
+            else (weekday_of(times[0]), [weekday_of(t) for _, t in held if t is not None])
+        )
+        d.columns.append(
+            ColumnHistory(
+                name,
+                column,
+                [p.columns[name] for p, _ in held],
+                [p.params.top_values for p, _ in held],
+                weekdays,
+            )
+        )
+
+
+def _volume(d: Detection) -> None:
+    if d.current.row_count == 0:
+        empty = empty_run_finding(d.current, [p for p, _ in d.kept])
+        if empty is not None:
+            d.findings.append(empty)
+        d.done = True  # nothing else to judge in a run with no records
+        return
+    test = row_count_test(d.current, d.kept, d.times, d.config.min_history)
+    if test is not None:
+        d.findings.extend(judge_series([test], d.config, VOLUME_TESTS, d.cleared))
+
+
+def _type_mix(d: Detection) -> None:
+    for h in d.columns:
+        d.findings.extend(type_mix(h.name, h.column, h.past, d.config.new_value_min_share))
+
+
+def _run_labels(d: Detection) -> None:
+    """Run labels are judged by their step; of their series only the null rate stays."""
+    rest = []
+    for h in d.columns:
+        label = _run_label(h.name, h.column, h.past, d.config.min_history)
+        if label is None:
+            rest.append(h)
+            continue
+        d.findings.extend(label)
+        d.tests.extend(
+            t
+            for t in series_tests(h.name, h.column, h.past, d.config.min_history, h.weekdays)
+            if t.spec.metric is DriftMetric.NULL_RATE
+        )
+    d.columns = rest
+
+
+def _series_tests(d: Detection) -> None:
+    for h in d.columns:
+        d.tests.extend(series_tests(h.name, h.column, h.past, d.config.min_history, h.weekdays))
+
+
+def _value_tests(d: Detection) -> None:
+    for h in d.columns:
+        lists = value_lists(
+            (h.column, d.current.params.top_values), list(zip(h.past, h.top_values, strict=True))
+        )
+        if lists is not None:
+            d.value_candidates.append((h, lists[0], lists[1]))
+
+
+def _budget(d: Detection) -> None:
+    count = d.budget_tests
+    d.findings.extend(judge_series(d.tests, d.config, count, d.cleared))
+    for h, now, before in d.value_candidates:
+        d.findings.extend(_value_findings(h.name, now, before, d.config, count, d.cleared))
+
+
+def _lengths_follow_the_mix(d: Detection) -> None:
+    """A column whose run lists all its values, each listed in the baseline before, can
+    change its string lengths only through its mix of values, which the value tests
+    judge: its length findings are cleared, unless a value finding of the column keeps
+    them as its evidence."""
+    settled = {
+        h.name
+        for h, now, before in d.value_candidates
+        if not now.truncated and set(now.shares) <= {k for lst in before for k in lst.shares}
+    }
+    others = {f.column for f in d.findings if f.metric is not DriftMetric.STRING_LENGTH}
+    kept = []
+    for f in d.findings:
+        if f.metric is DriftMetric.STRING_LENGTH and f.column in settled - others:
+            d.cleared["lengths_follow_the_mix"] += 1
+        else:
+            kept.append(f)
+    d.findings = kept
+
+
+def _root_cause(d: Detection) -> None:
+    order = {name: index + 1 for index, name in enumerate(d.current.columns)}
+    d.findings.sort(key=lambda f: (order.get(f.column, 0), _METRIC_ORDER[f.metric]))
+    d.findings = one_per_column(d.findings)
+
+
+STAGES: tuple[tuple[str, Stage], ...] = (
+    ("history", _history),
+    ("volume", _volume),
+    ("type_mix", _type_mix),
+    ("run_labels", _run_labels),
+    ("series_tests", _series_tests),
+    ("value_tests", _value_tests),
+    ("budget", _budget),
+    ("lengths_follow_the_mix", _lengths_follow_the_mix),
+    ("root_cause", _root_cause),
+)
+"""The detection pipeline, in order (see the module docstring)."""
+
+
+def run_detection(
+    current: TableProfile,
+    baseline: Sequence[TableProfile],
+    config: ProfilingConfig,
+    *,
+    current_time: dt.datetime | None = None,
+    baseline_times: Sequence[dt.datetime] | None = None,
+    stages: Sequence[tuple[str, Stage]] = STAGES,
+) -> Detection:
+    """Run ``stages`` over one run and return what they gathered (see
+    :func:`detect_drift` for the arguments)."""
+    times = run_times(current_time, baseline_times, len(baseline))
+    d = Detection(
+        current=current,
+        config=config,
+        baseline=list(baseline),
+        times=None if times is None else (times[0], list(times[1])),
+    )
+    for name, stage in stages:
+        stage(d)
+        if d.done and name != "root_cause":
+            _root_cause(d)
+            break
+    return d
 
 
 def detect_drift(
@@ -34,55 +260,24 @@ def detect_drift(
     """The drift findings of ``current`` against ``baseline`` (the rolling window of
     earlier runs, oldest first): at most one per column, in column order, headed by the
     column's most specific cause with its other drifted metrics as ``evidence``
-    (:mod:`faucet_core.drift.rootcause`).
+    (:mod:`faucet_core.drift.rootcause`); a table-level ``row_count`` finding (column
+    ``""``) first when the run's volume left its band.
 
-    Returns ``[]`` while the baseline holds fewer than ``config.min_history`` runs (the
-    caller reports the run as warming up) and for a run that wrote no records. Only
-    the newest ``config.window`` baseline runs are used. A column that the baseline
-    holds in fewer than ``min_history`` runs is learned, not judged.
+    A run that wrote no records after a baseline with records is always a finding
+    (``row_count``), even while the baseline is warming up. Otherwise returns ``[]``
+    while the baseline holds fewer than ``config.min_history`` runs (the caller reports
+    the run as warming up). Only the newest ``config.window`` baseline runs are used. A
+    column that the baseline holds in fewer than ``min_history`` runs is learned, not
+    judged.
 
     ``current_time`` and ``baseline_times`` (one per baseline run) are when the runs
     were recorded; with them, a series with a weekly pattern is judged against the
     same weekday (:mod:`faucet_core.drift.weekly`). Pass both or neither; without
     them every run counts alike.
     """
-    times = run_times(current_time, baseline_times, len(baseline))
-    kept = [
-        (p, None if times is None else times[1][i])
-        for i, p in enumerate(baseline)
-        if i >= len(baseline) - config.window and p.row_count > 0
-    ]
-    if len(baseline) < config.min_history or current.row_count == 0:
-        return []
-    findings: list[DriftFinding] = []
-    tests: list[SeriesTest] = []
-    for name, column in current.columns.items():
-        held = [(p, t) for p, t in kept if name in p.columns]
-        past = [(p.columns[name], p.params.top_values) for p, _ in held]
-        weekdays = (
-            None
-            if times is None
-            else (weekday_of(times[0]), [weekday_of(t) for _, t in held if t is not None])
-        )
-        if len(past) < config.min_history:
-            continue
-        columns = [c for c, _ in past]
-        findings.extend(type_mix(name, column, columns, config.new_value_min_share))
-        label = _run_label(name, column, columns, config.min_history)
-        if label is not None:
-            tests.extend(
-                t
-                for t in series_tests(name, column, columns, config.min_history, weekdays)
-                if t.spec.metric is DriftMetric.NULL_RATE
-            )
-            findings.extend(label)
-            continue
-        tests.extend(series_tests(name, column, columns, config.min_history, weekdays))
-        findings.extend(_value_findings(name, (column, current.params.top_values), past, config))
-    findings.extend(judge_series(tests, config))
-    order = {name: index for index, name in enumerate(current.columns)}
-    findings.sort(key=lambda f: (order[f.column], _METRIC_ORDER[f.metric]))
-    return one_per_column(findings)
+    return run_detection(
+        current, baseline, config, current_time=current_time, baseline_times=baseline_times
+    ).findings
 
 
 def _run_label(
@@ -102,24 +297,38 @@ def _run_label(
 
 def _value_findings(
     name: str,
-    current: tuple[ColumnProfile, int],
-    past: Sequence[tuple[ColumnProfile, int]],
+    now: ValueList,
+    before: list[ValueList],
     config: ProfilingConfig,
+    tests: int,
+    cleared: Counter[str],
 ) -> list[DriftFinding]:
-    lists = value_lists(current, past)
-    if lists is None:
-        return []
-    now, before = lists
-    if is_measurement(before):
-        return []
     min_share = config.new_value_min_share
-    findings = new_values(name, now, before, min_share)
-    findings.extend(vanished_values(name, now, before, min_share))
+    cache: list[float] = []
+
+    def volatility() -> float:
+        if not cache:
+            cache.append(share_volatility(before))
+        return cache[0]
+
+    findings = new_values(name, now, before, min_share, config, tests, volatility, cleared)
+    findings.extend(
+        vanished_values(name, now, before, min_share, config, tests, volatility, cleared)
+    )
     if not findings:
         psi = psi_finding(name, now, before, config.psi_threshold, min_share)
         if psi is not None:
             findings.append(psi)
-    # Only stable categories are judged (checked last: most runs have nothing to drop).
-    if findings and (is_calendar([now, before[-1]]) or is_churning(before, min_share)):
+    if not findings:
         return []
+    # Only stable categories are judged (checked last: most runs have nothing to drop).
+    rules: tuple[tuple[str, Callable[[], bool]], ...] = (
+        ("readings_are_not_categories", lambda: is_measurement(before)),
+        ("calendar_values", lambda: is_calendar([now, before[-1]])),
+        ("churning_values", lambda: is_churning(before, min_share)),
+    )
+    for rule, applies in rules:
+        if applies():
+            cleared[rule] += len(findings)
+            return []
     return findings

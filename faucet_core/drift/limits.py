@@ -38,6 +38,7 @@ from faucet_core.drift.stats import (
 __all__ = [
     "IQR_SIGMAS",
     "QUARTILE_SIGMAS",
+    "budget_limit",
     "iqr_degrees_of_freedom",
     "series_limit",
     "tail_probability",
@@ -83,3 +84,19 @@ def series_limit(
     if method is DriftMethod.IQR:
         return max(sensitivity, (z - QUARTILE_SIGMAS) / IQR_SIGMAS)
     return max(sensitivity, z)
+
+
+@lru_cache(maxsize=4096)
+def budget_limit(
+    method: DriftMethod, sensitivity: float, tests: int, *, extreme: bool = False
+) -> float:
+    """The |z| one of ``tests`` tests must exceed when its prediction's spread is known
+    (a sampling model; the between-run part already widened for the baseline's length):
+    the normal quantile of its share of the run's budget (Gumbel for an extreme), and
+    never below the z that one test at ``sensitivity`` stands for."""
+    tail = tail_probability(method, sensitivity)
+    alpha = tail / max(tests, 1)
+    z = normal_quantile(alpha / 2.0)
+    if extreme:
+        z = max(z, gumbel_upper_quantile(alpha / 2.0))
+    return max(normal_quantile(tail / 2.0), z)

@@ -58,10 +58,13 @@ def series_message(
     *,
     tests: int,
     records: int | None = None,
+    sampled: int | None = None,
 ) -> str:
     """``band`` is on the statistic's scale; ``records`` the run's non-null records when
-    the statistic was judged against the run's volume."""
-    head = f"{column}.{metric.value}: {statistic} {fmt_number(value, statistic)}"
+    the statistic was judged against the run's volume; ``sampled`` the records behind a
+    statistic judged with its sampling model."""
+    name = f"{column}.{metric.value}" if column else metric.value
+    head = f"{name}: {statistic} {fmt_number(value, statistic)}"
     center = fmt_number(band.center, statistic)
     runs = _runs(band.runs)
     left_out = ""
@@ -90,6 +93,7 @@ def series_message(
         tests=tests,
         extreme=statistic in EXTREME_STATISTICS,
         ratios=log,
+        sampled=sampled,
     )
     return f"{head} {versus} — {phrase}" + (f" ({left_out})" if left_out else "")
 
@@ -118,10 +122,14 @@ def limit_phrase(
     tests: int,
     extreme: bool = False,
     ratios: bool = False,
+    sampled: int | None = None,
 ) -> str:
     """How far a series statistic is and the one limit it crossed, with where the limit
     comes from, e.g. ``15.5 sigma, above the 6.7 limit: 3 sigma widened for 10 baseline
-    runs and 22 tests``."""
+    runs and 22 tests``; with ``sampled`` (the run's records, for a statistic judged with
+    its sampling model) the sigma is named and the limit is widened for the tests only:
+    ``41.8 sigma (sampling over 10,000 records and 6 baseline runs' spread), above the
+    3.2 limit: 3 sigma widened for 2 tests``."""
     shown, bound = score_and_limit(score, limit)
     if method is DriftMethod.IQR:
         distance = f"{shown} IQR beyond the quartiles"
@@ -131,7 +139,13 @@ def limit_phrase(
         base = f"{fmt_number(sensitivity)} sigma"
     if method is DriftMethod.IQR and ratios:
         distance += " on the ratio scale"
-    reasons = [_runs(runs), f"{tests} test{'' if tests == 1 else 's'}"]
+    count = f"{tests} test{'' if tests == 1 else 's'}"
+    if sampled is not None:
+        distance += f" (sampling over {fmt_number(sampled)} records and {_runs(runs)}' spread)"
+        if f"{limit:.4f}" == f"{sensitivity:.4f}":
+            return f"{distance}, above the {bound} limit ({base}; {count})"
+        return f"{distance}, above the {bound} limit: {base} widened for {count}"
+    reasons = [_runs(runs), count]
     if extreme:
         reasons.append("an extreme's longer tail")
     why = ", ".join(reasons[:-1]) + " and " + reasons[-1]

@@ -30,6 +30,8 @@ class DriftMetric(str, Enum):
     NEW_VALUE = "new_value"
     VANISHED_VALUE = "vanished_value"
     PSI = "psi"
+    ROW_COUNT = "row_count"
+    """The table's volume (a table-level finding: its column is ``""``)."""
 
     @property
     def is_series(self) -> bool:
@@ -45,6 +47,7 @@ _SERIES_METRICS = frozenset(
         DriftMetric.MIN,
         DriftMetric.MAX,
         DriftMetric.STRING_LENGTH,
+        DriftMetric.ROW_COUNT,
     }
 )
 
@@ -70,6 +73,8 @@ class DriftScale(str, Enum):
     LINEAR = "linear"
     LOG = "log"
     """Ratios: counts and the extremes of positive columns, whose noise is multiplicative."""
+    ARCSINE = "arcsine"
+    """Shares (null rates) as asin(sqrt(share)), where binomial noise is even."""
 
 
 @dataclass(frozen=True)
@@ -145,9 +150,15 @@ class DriftFinding:
         return f"{self.message}; {note}" if note else self.message
 
     @property
+    def table_level(self) -> bool:
+        """A finding on the table as a whole (its volume), not on one column."""
+        return not self.column
+
+    @property
     def key(self) -> str:
-        """``column.metric``, the name a finding is shown under."""
-        return f"{self.column}.{self.metric.value}"
+        """``column.metric``, the name a finding is shown under (``row_count`` for the
+        table's volume)."""
+        return f"{self.column}.{self.metric.value}" if self.column else self.metric.value
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (enums as their values, no NaN or infinities)."""

@@ -35,6 +35,7 @@ from faucet_core.drift.model import DriftFinding, DriftMetric
 __all__ = ["ROOT_CAUSE_ORDER", "one_per_column"]
 
 ROOT_CAUSE_ORDER = (
+    DriftMetric.ROW_COUNT,
     DriftMetric.TYPE_MIX,
     DriftMetric.NEW_VALUE,
     DriftMetric.VANISHED_VALUE,

@@ -2,7 +2,7 @@
 
 | metric        | statistic          | scale           | floor (never reported at or below) |
 |---------------|--------------------|-----------------|------------------------------------|
-| null_rate     | null_rate          | linear          | 1 percentage point                 |
+| null_rate     | null_rate          | arcsine         | 1 percentage point                 |
 | distinct      | distinct           | ratios          | 5 % of the count, and 1 value      |
 | mean          | numeric.mean       | linear          | 1 % of the baseline                |
 | min, max      | numeric.min / .max | linear / ratios | 1 % of the baseline, 0.1 stddev    |
@@ -39,13 +39,20 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from faucet_core.drift.band import LINEAR, LOG, Transform
+from faucet_core.drift.band import ARCSINE, LINEAR, LOG, Transform
 from faucet_core.drift.model import DriftMetric
+from faucet_core.drift.noise import (
+    Sampling,
+    len_mean_sampling,
+    mean_sampling,
+    null_rate_sampling,
+)
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["SERIES", "SeriesSpec", "column_spread", "transform_for"]
+__all__ = ["ROW_COUNT", "SERIES", "SeriesSpec", "column_spread", "transform_for"]
 
 NULL_RATE_FLOOR = 0.01
+ROW_COUNT_FLOOR = 0.2
 DISTINCT_FLOOR = 0.05
 RELATIVE_FLOOR = 0.01
 EXTREME_SPREAD_FLOOR = 0.1
@@ -70,6 +77,11 @@ class SeriesSpec:
     """The statistic without the run's single most extreme record (high or low side)."""
     step: float = 0.0
     """Resolution: a count moves in whole values, so its spread is at least half a value."""
+    sampling: Callable[[ColumnProfile, Sequence[ColumnProfile]], Sampling | None] | None = None
+    """The statistic's sampling variances (:mod:`faucet_core.drift.noise`), if it has a
+    sampling law."""
+    share: bool = False
+    """A share of the records: judged as asin(sqrt(share))."""
 
 
 def _null_rate(c: ColumnProfile) -> float | None:
@@ -120,6 +132,14 @@ def _relative(center: float, spread: float) -> float:
     return RELATIVE_FLOOR * abs(center)
 
 
+def _row_count(c: ColumnProfile) -> float | None:
+    return float(c.row_count) if c.row_count > 0 else None
+
+
+def _row_count_floor(center: float, spread: float) -> float:
+    return max(ROW_COUNT_FLOOR * abs(center), 1.0)
+
+
 def _extreme_floor(center: float, spread: float) -> float:
     return max(RELATIVE_FLOOR * abs(center), EXTREME_SPREAD_FLOOR * spread)
 
@@ -128,8 +148,21 @@ DISTINCT = SeriesSpec(
     DriftMetric.DISTINCT, "distinct", _distinct, _distinct_floor, ratio=True, step=1.0
 )
 
+ROW_COUNT = SeriesSpec(
+    DriftMetric.ROW_COUNT, "rows", _row_count, _row_count_floor, ratio=True, step=1.0
+)
+"""The table's volume (:mod:`faucet_core.drift.rows`); not a column statistic."""
+
 SERIES: tuple[SeriesSpec, ...] = (
-    SeriesSpec(DriftMetric.NULL_RATE, "null_rate", _null_rate, _null_floor, ratio=False),
+    SeriesSpec(
+        DriftMetric.NULL_RATE,
+        "null_rate",
+        _null_rate,
+        _null_floor,
+        ratio=False,
+        sampling=null_rate_sampling,
+        share=True,
+    ),
     DISTINCT,
     SeriesSpec(
         DriftMetric.MEAN,
@@ -138,6 +171,7 @@ SERIES: tuple[SeriesSpec, ...] = (
         _relative,
         ratio=False,
         without_extreme=_mean_without_extreme,
+        sampling=mean_sampling,
     ),
     SeriesSpec(DriftMetric.MIN, "min", _numeric("min"), _extreme_floor, ratio=False, extreme=True),
     SeriesSpec(DriftMetric.MAX, "max", _numeric("max"), _extreme_floor, ratio=True, extreme=True),
@@ -148,6 +182,7 @@ SERIES: tuple[SeriesSpec, ...] = (
         _relative,
         ratio=False,
         without_extreme=_len_mean_without_extreme,
+        sampling=len_mean_sampling,
     ),
     SeriesSpec(
         DriftMetric.STRING_LENGTH,
@@ -170,6 +205,8 @@ def column_spread(past: Sequence[ColumnProfile]) -> float:
 
 def transform_for(spec: SeriesSpec, current: float, series: Sequence[float]) -> Transform:
     """The scale ``spec`` is judged on for these values."""
+    if spec.share:
+        return ARCSINE
     if not spec.ratio:
         return LINEAR
     if current > 0 and all(v > 0 for v in series):

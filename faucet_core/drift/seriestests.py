@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
+from faucet_core.drift.limits import tail_probability
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.drift.noise import Sampling
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
 from faucet_core.drift.volume import (
     distinct_elasticity,
@@ -51,6 +54,8 @@ class SeriesTest:
     """The current run's weekday, when the runs' times are known."""
     days: tuple[int, ...] = ()
     """The weekday of each run in ``past`` (empty without times)."""
+    sampling: Sampling | None = None
+    """The statistic's sampling variances, when it has a sampling law."""
 
     @property
     def read_mask(self) -> list[bool]:
@@ -107,6 +112,7 @@ def _series_tests(
                 series,
                 floor=_bind(spec, spread),
                 step=spec.step,
+                sampling=None if spec.sampling is None else spec.sampling(column, past),
             )
         if len(test.series) >= min_history:
             tests.append(test)
@@ -163,34 +169,101 @@ def _geometric_mean(values: Sequence[float]) -> float:
     return math.exp(math.fsum(map(math.log, positive)) / len(positive)) if positive else 0.0
 
 
-def judge_series(tests: Sequence[SeriesTest], config: ProfilingConfig) -> list[DriftFinding]:
-    """The findings among ``tests``, each judged as one of ``len(tests)``."""
+def judge_series(
+    tests: Sequence[SeriesTest],
+    config: ProfilingConfig,
+    count: int | None = None,
+    cleared: Counter[str] | None = None,
+) -> list[DriftFinding]:
+    """The findings among ``tests``, each judged as one of ``count`` tests sharing the
+    run's budget (``len(tests)`` by default); each rule that clears a candidate adds one
+    under its name to ``cleared``."""
+    n = max(count if count is not None else len(tests), 1)
+    tally: Counter[str] = Counter() if cleared is None else cleared
     findings: list[DriftFinding] = []
     for test in tests:
-        band = _judge(test, test.value, test.series, config, len(tests), None)
+        band = _judge(test, test.value, test.series, config, n, None)
+        if test.spec.metric is DriftMetric.ROW_COUNT:
+            # volume follows the week in its own right: a weekday is judged against its
+            # weekday when the history shows a weekly pattern, in both directions
+            week = test.week(test.read_mask)
+            if week is not None:
+                band = _judge(test, test.value, test.series, config, n, week)
+            if band.drifted:
+                findings.append(_finding(test, band, n))
+            continue
         if not band.drifted:
             continue
-        week = test.week(test.read_mask)
-        if week is not None:
-            # The same weekday can only clear a finding (a normal Saturday), never add
-            # one: a series that follows the week is also judged against its weekday.
-            band = _judge(test, test.value, test.series, config, len(tests), week)
-            if not band.drifted:
-                continue
-        if (
-            test.calm is not None
-            and test.value < band.center
-            and _explained(test.calm, config, len(tests))
-        ):
+        rule = _clearing_rule(test, band, config, n)
+        if rule is not None:
+            tally[rule] += 1
             continue
-        if test.spec.extreme and (_inside_seen_range(test, band) or _tail_thinned(test, band)):
-            continue
-        if test.spec.without_extreme is not None and not _drifts_without_extremes(
-            test, test.value > band.center, config, len(tests)
-        ):
-            continue
-        findings.append(_finding(test, band, len(tests)))
+        findings.append(_finding(test, band, n))
     return findings
+
+
+def _clearing_rule(test: SeriesTest, band: Band, config: ProfilingConfig, n: int) -> str | None:
+    """The name of the first rule that explains a candidate finding, or None. Each can
+    only clear a finding, never raise one."""
+    week = test.week(test.read_mask)
+    if week is not None and not _judge(test, test.value, test.series, config, n, week).drifted:
+        return "same_weekday"
+    if test.calm is not None and test.value < band.center and _explained(test.calm, config, n):
+        return "calm_readings"
+    if test.spec.extreme:
+        if _inside_seen_range(test, band):
+            return "extreme_seen_before"
+        if _tail_thinned(test, band):
+            return "thinner_tail"
+        if _fewer_draws(test, band, config, n):
+            return "longest_text_of_fewer_draws"
+    if test.spec.without_extreme is not None and not _drifts_without_extremes(
+        test, test.value > band.center, config, n
+    ):
+        return "one_record"
+    return None
+
+
+def _fewer_draws(test: SeriesTest, band: Band, config: ProfilingConfig, tests: int) -> bool:
+    """A text column's longest value that fell on a light run by chance: a run of n
+    records reaches the length the baseline's runs reached less often than they did.
+    With f of the k baseline runs as short, the chance u that a run of the baseline's
+    mean size m stays as short has the posterior Beta(1 + f, 1 + k - f), and a run of n
+    records stays as short with u ** (n / m); its expectation is the probability of what
+    was seen, compared with the test's share of the budget. Only on a run lighter than
+    the baseline's mean, and only above the column's median mean length: text keeps no
+    quantiles to tell a thin tail from a cut, so at full volume, or into the body of the
+    lengths, a shorter longest value is judged (numbers have their p95 and p50:
+    :func:`_tail_thinned`)."""
+    if test.spec.statistic != "len_max" or not test.value < band.center:
+        return False
+    strings = [c.string for c in test.past if c.string is not None]
+    if not strings or not test.value > statistics.median(s.len_mean for s in strings):
+        return False
+    mean = math.fsum(s.count for s in strings) / len(strings)
+    now = test.profile.string.count if test.profile.string is not None else 0
+    if mean <= 0.0 or not 0 < now < mean:
+        return False
+    seen = sum(1 for v in test.series if v <= test.value)
+    a, b, r = 1.0 + seen, 1.0 + len(test.series) - seen, now / mean
+    log_chance = math.lgamma(a + r) + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(a + b + r)
+    alpha = tail_probability(config.method, config.effective_sensitivity) / tests
+    return math.exp(log_chance) > alpha
+
+
+def _sample_size(test: SeriesTest) -> int:
+    """The records a sampled statistic was computed from."""
+    if test.spec.metric is DriftMetric.NULL_RATE:
+        return test.profile.row_count
+    return _records(test.profile)
+
+
+def _records(c: ColumnProfile) -> int:
+    if c.numeric is not None:
+        return c.numeric.count
+    if c.string is not None:
+        return c.string.count
+    return c.row_count - c.null_count
 
 
 def _explained(calm: SeriesTest, config: ProfilingConfig, tests: int) -> bool:
@@ -244,6 +317,7 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
         band,
         tests=tests,
         records=non_null(test.profile) if test.factor != 1.0 else None,
+        sampled=_sample_size(test) if band.sampled else None,
     )
     return DriftFinding(
         column=test.column,
@@ -304,4 +378,5 @@ def _judge(
         step=test.step,
         noise=test.noise,
         week=week,
+        sampling=test.sampling,
     )

@@ -10,6 +10,7 @@ numbers of its mean and extremes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from faucet_core.drift.messages import fmt_value
@@ -48,12 +49,18 @@ _METRIC_NOUNS = {
     DriftMetric.NEW_VALUE: "top values",
     DriftMetric.VANISHED_VALUE: "top values",
     DriftMetric.PSI: "value mix",
+    DriftMetric.ROW_COUNT: "row count",
 }
 
 _VALUE_NUMBERS = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
 """Series metrics whose numbers are the column's own values (withheld when classified)."""
 
-_NON_NEGATIVE = frozenset({DriftMetric.NULL_RATE, DriftMetric.DISTINCT, DriftMetric.STRING_LENGTH})
+_NON_NEGATIVE = frozenset(
+    {DriftMetric.NULL_RATE, DriftMetric.DISTINCT, DriftMetric.STRING_LENGTH, DriftMetric.ROW_COUNT}
+)
+_WHOLE = frozenset({"distinct", "rows", "len_max", "len_min"})
+"""Statistics that are whole numbers: their expected bounds are shown as whole numbers
+a run can have (at least 3,104 distinct values, not 3,103.5)."""
 
 
 def _fmt(value: float, statistic: str) -> str:
@@ -64,8 +71,14 @@ def series_short(finding: DriftFinding, *, classified: bool = False) -> str:
     """``amount null rate 40.0% (expected at most 18.4%)``; for a classified column's
     mean or extremes only the direction: ``salary mean rose above its expected range``."""
     stat = finding.statistic
-    name = f"{finding.column} {_STATISTIC_NAMES.get(stat, stat)}"
+    if finding.table_level:
+        name = "row count"
+    else:
+        name = f"{finding.column} {_STATISTIC_NAMES.get(stat, stat)}"
     low, high = finding.expected_low, finding.expected_high
+    if stat in _WHOLE:
+        low = None if low is None or not math.isfinite(low) else float(math.ceil(low - 1e-9))
+        high = None if high is None or not math.isfinite(high) else float(math.floor(high + 1e-9))
     if low is not None and finding.metric in _NON_NEGATIVE:
         low = max(0.0, low)
     if high is not None and finding.metric is DriftMetric.NULL_RATE:

@@ -3,6 +3,8 @@
 * :func:`normal_tail` — two-sided tail probability of a standard normal deviate.
 * :func:`student_t_quantile` — the quantile of Student's t, by bisection on its CDF
   (the regularized incomplete beta function, evaluated by a continued fraction).
+* :func:`chi2_lower_quantile` — a lower quantile of the chi-square law (the
+  regularized lower incomplete gamma function, by series or continued fraction).
 * :func:`quantile` — the linear-interpolation sample quantile (NumPy's default).
 """
 
@@ -14,6 +16,7 @@ from functools import lru_cache
 
 __all__ = [
     "EULER_GAMMA",
+    "chi2_lower_quantile",
     "f_sf",
     "gumbel_upper_quantile",
     "normal_quantile",
@@ -143,3 +146,59 @@ def quantile(sorted_values: Sequence[float], q: float) -> float:
     high = min(low + 1, n - 1)
     frac = pos - low
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * frac
+
+
+def _gamma_p(a: float, x: float) -> float:
+    """The regularized lower incomplete gamma function P(a, x)."""
+    if x <= 0.0:
+        return 0.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1.0:  # series
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(1000):
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * _EPS:
+                break
+        return min(1.0, total * math.exp(log_front))
+    # continued fraction for Q(a, x) (modified Lentz)
+    b = x + 1.0 - a
+    c = 1.0 / _TINY
+    d = 1.0 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > _TINY else _TINY)
+        c = b + an / c
+        c = c if abs(c) > _TINY else _TINY
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < _EPS:
+            break
+    return max(0.0, 1.0 - math.exp(log_front) * h)
+
+
+@lru_cache(maxsize=1024)
+def chi2_lower_quantile(lower_tail: float, df: float) -> float:
+    """The x with P(X < x) == ``lower_tail`` for a chi-square X with ``df`` degrees of
+    freedom (0 < lower_tail < 1), by bisection on its CDF."""
+    if not 0.0 < lower_tail < 1.0:
+        raise ValueError(f"lower_tail must be in (0, 1), got {lower_tail}")
+    if df <= 0.0:
+        raise ValueError(f"df must be positive, got {df}")
+    lo, hi = 0.0, max(1.0, 2.0 * df)
+    while _gamma_p(df / 2.0, hi / 2.0) < lower_tail:
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if _gamma_p(df / 2.0, mid / 2.0) < lower_tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-12 * max(hi, 1e-300):
+            break
+    return 0.5 * (lo + hi)

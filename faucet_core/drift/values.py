@@ -10,27 +10,83 @@ a full top-k list (see :data:`~faucet_core.drift.valuelist.EDGE_MARGIN`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import statistics
+from collections import Counter
+from collections.abc import Callable, Sequence
 
+from faucet_core.config import ProfilingConfig
+from faucet_core.drift.limits import budget_limit, tail_probability
 from faucet_core.drift.messages import new_value_message, vanished_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.drift.noise import between_run_upper
 from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_share_needed
 
-__all__ = ["ABSENT_P", "new_values", "vanished_values"]
+__all__ = ["new_values", "share_volatility", "vanished_values"]
+
+
+def _arcsine(share: float) -> float:
+    return math.asin(math.sqrt(min(max(share, 0.0), 1.0)))
+
+
+def share_volatility(past: Sequence[ValueList]) -> float:
+    """How much the column's value shares move from run to run beyond sampling: the
+    median, over the values listed in every baseline run, of the between-run variance
+    of asin(sqrt(share)) (its upper confidence bound, see
+    :func:`~faucet_core.drift.noise.between_run_upper`); 0 when no value is listed in
+    every run. A category whose small values burst and fade from day to day has a high
+    volatility, and a burst is judged against it."""
+    if len(past) < 2:
+        return 0.0
+    common = set(past[0].shares)
+    for lst in past[1:]:
+        common &= set(lst.shares)
+    if not common:
+        return 0.0
+    sampling = math.fsum(0.25 / lst.rows for lst in past if lst.rows) / len(past)
+    variances = [_variance([_arcsine(lst.shares[key]) for lst in past]) for key in common]
+    return between_run_upper(statistics.median(variances), sampling, float(len(past) - 1))
+
+
+def _variance(values: list[float]) -> float:
+    mean = math.fsum(values) / len(values)
+    return math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+def beyond_chance(
+    share: float, reference: float, records: int, volatility: float, limit: float
+) -> bool:
+    """Whether a share of ``records`` records differs from ``reference`` by more than
+    sampling (1 / (4 n) on the arcsine scale) and the column's ``volatility`` allow at
+    ``limit`` standard deviations."""
+    sd = math.sqrt(0.25 / max(records, 1) + volatility)
+    return abs(_arcsine(share) - _arcsine(reference)) > limit * sd
 
 
 def new_values(
-    name: str, current: ValueList, past: Sequence[ValueList], min_share: float
+    name: str,
+    current: ValueList,
+    past: Sequence[ValueList],
+    min_share: float,
+    config: ProfilingConfig,
+    tests: int,
+    volatility: Callable[[], float],
+    cleared: Counter[str],
 ) -> list[DriftFinding]:
     """Values of at least ``min_share`` (and clear of every baseline list's cut-off)
-    that no baseline run listed."""
+    that no baseline run listed, at a share that the column's sampling and volatility
+    do not explain (from the most a baseline list's cut-off let such a value hold)."""
     seen: set[ValueKey] = set()
     for lst in past:
         seen.update(lst.shares)
     needed = new_share_needed(min_share, past)
+    edge = max((lst.cutoff for lst in past), default=0.0)
+    limit = budget_limit(config.method, config.effective_sensitivity, tests)
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
+            continue
+        if not beyond_chance(share, edge, current.rows, volatility(), limit):
+            cleared["share_within_chance"] += 1
             continue
         value = current.value(key)
         findings.append(
@@ -54,24 +110,24 @@ def new_values(
     return findings
 
 
-ABSENT_P = 0.001
-"""A value missing from a small run is vanished only when chance alone would miss it
-less often than this: (1 - share) ** records."""
-
-
-def _absent_by_chance(share: float, records: int) -> bool:
-    """A value at ``share`` can be missing from ``records`` draws by chance: "clear" at
-    12.5 % of a day's 24 hourly readings is missing on 4 % of days."""
-    return records * math.log1p(-min(share, 1.0 - 1e-12)) > math.log(ABSENT_P)
-
-
 def vanished_values(
-    name: str, current: ValueList, past: Sequence[ValueList], min_share: float
+    name: str,
+    current: ValueList,
+    past: Sequence[ValueList],
+    min_share: float,
+    config: ProfilingConfig,
+    tests: int,
+    volatility: Callable[[], float],
+    cleared: Counter[str],
 ) -> list[DriftFinding]:
     """Values listed at ``min_share`` or more (and well inside the list) in every
-    baseline run that the current run no longer lists."""
+    baseline run that the current run no longer lists, when sampling and the column's
+    volatility do not explain the fall (a value at 12.5 % of a day's 24 readings is
+    missing on 4 % of days by chance)."""
     if not past:
         return []
+    limit = budget_limit(config.method, config.effective_sensitivity, tests)
+    alpha = tail_probability(config.method, config.effective_sensitivity) / max(tests, 1)
     common = set(past[0].shares)
     for lst in past[1:]:
         common &= set(lst.shares)
@@ -85,7 +141,13 @@ def vanished_values(
         needed = max(min_share, EDGE_MARGIN * current.cutoff)
         if least < needed:
             continue
-        if not current.truncated and _absent_by_chance(least, current.non_null):
+        now = current.cutoff if current.truncated else 0.0
+        if not current.truncated and (1.0 - least) ** current.rows >= alpha:
+            # absent from a complete list: the exact chance of no record at that share
+            cleared["share_within_chance"] += 1
+            continue
+        if not beyond_chance(least, now, current.rows, volatility(), limit):
+            cleared["share_within_chance"] += 1
             continue
         cutoff = current.cutoff if current.truncated else None
         value = past[-1].value(key)

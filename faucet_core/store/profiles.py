@@ -116,7 +116,8 @@ class ProfileStore:
     ) -> ProfilingOutcome:
         """Compare ``profile`` with the baseline of ``key`` and record it.
 
-        With fewer than ``min_history`` baseline runs the run is ``warming``;
+        With fewer than ``min_history`` baseline runs the run is ``warming`` (unless it
+        wrote no records after runs that wrote some: ``drifted`` on ``row_count``);
         otherwise ``stable`` or ``drifted``. The run joins the baseline unless it
         drifted under ``on_drift: fail``. Recording the same ``run_id`` twice
         returns the first outcome and adds nothing. Damaged baseline runs are left out
@@ -144,13 +145,16 @@ class ProfileStore:
                     return _run_callback(conn, done, in_transaction)
             usable, bad = load_baseline(conn, bkey, baseline_id, config.window)
             findings: Sequence[DriftFinding] = ()
-            if len(usable) >= config.min_history:
+            # an empty run after runs with records is a finding even while warming up
+            if len(usable) >= config.min_history or (profile.row_count == 0 and usable):
                 findings, usable, unusable = detect(bkey, profile, usable, config, when)
                 bad.extend(unusable)
-            if len(usable) < config.min_history:
+            if findings:
+                status = RunStatus.DRIFTED
+            elif len(usable) < config.min_history:
                 status = RunStatus.WARMING
             else:
-                status = RunStatus.DRIFTED if findings else RunStatus.STABLE
+                status = RunStatus.STABLE
             for run in bad:
                 log.warning(
                     "faucet: %s; it was left out of the baseline (%s)", run.reason, REPAIR_HINT

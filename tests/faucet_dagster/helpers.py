@@ -109,4 +109,5 @@ def failures(result: dg.ExecuteInProcessResult) -> list[str]:
 
 
 def finding_keys(evaluation: dg.AssetCheckEvaluation) -> list[str]:
-    return [f"{f['column']}.{f['metric']}" for f in meta(evaluation, "faucet/findings")]
+    found = meta(evaluation, "faucet/findings")
+    return [f"{f['column']}.{f['metric']}" if f["column"] else f["metric"] for f in found]

@@ -40,7 +40,8 @@ def test_only_the_newest_window_runs_count() -> None:
     old = [_nulls(0.5)] * 10  # an old regime, outside a window of 8
     (finding,) = detect(_nulls(0.5), old + BASE, window=8)
     assert finding.baseline_runs == 8
-    assert finding.baseline_center == pytest.approx(0.010375)
+    # the mean of the 8 runs on the arcsine scale, where null rates are judged
+    assert finding.baseline_center == pytest.approx(0.0103322, abs=1e-7)
 
 
 def test_a_new_column_is_learned_not_flagged() -> None:
@@ -56,9 +57,18 @@ def test_a_removed_column_is_schema_drifts_business() -> None:
     assert detect(_nulls(0.01, "c"), baseline) == []
 
 
-def test_an_empty_run_is_not_judged() -> None:
+def test_an_empty_run_is_a_volume_finding_and_nothing_else() -> None:
     empty = table(column("c", rows=0, distinct=0))
-    assert detect(empty, BASE) == []
+    (finding,) = detect(empty, BASE)
+    assert (finding.column, finding.metric, finding.key) == ("", DriftMetric.ROW_COUNT, "row_count")
+    assert finding.table_level
+    assert finding.message == (
+        "row_count: the run wrote no records; each of 8 baseline runs wrote some (10,000 to 10,000)"
+    )
+    # even while the baseline warms up, and with a single earlier run
+    assert [f.metric for f in detect(empty, BASE[:1])] == [DriftMetric.ROW_COUNT]
+    # an empty run after empty runs only is not news
+    assert detect(empty, [empty] * 6) == []
     # and empty runs in the baseline are passed over
     (finding,) = detect(_nulls(0.5), [*BASE[:5], empty])
     assert finding.baseline_runs == 5
@@ -91,17 +101,19 @@ def test_sensitivity_is_the_users_knob() -> None:
     baseline = [make(v) for v in [50.0, 50.4, 49.6, 50.2, 49.8] * 4]
     current = make(50.0 + 8 * 0.3)
     assert [f.metric for f in detect(current, baseline)] == [DriftMetric.MEAN]
-    assert detect(current, baseline, sensitivity=5.0) == []
+    assert detect(current, baseline, sensitivity=6.5) == []
 
 
 def test_iqr_on_a_short_baseline_judges_like_zscore() -> None:
-    # Quartiles of 5 runs are too uncertain: the z with the tail of Tukey's 1.5 is used.
-    (finding,) = detect(_nulls(0.5), BASE[:5], method="iqr")
-    assert finding.test is DriftTest.ZSCORE
-    assert finding.sensitivity == pytest.approx(2.698, abs=1e-3)
-    assert " sigma, above the " in finding.message
-    assert ": 2.698 sigma widened for 5 baseline runs" in finding.message
-    (finding,) = detect(_nulls(0.5), BASE[:6], method="iqr")
+    # Quartiles of few runs are too uncertain: the z with the tail of Tukey's 1.5 is used
+    # (below 10 runs for a statistic with a sampling model, as a null rate has).
+    for runs in (BASE[:5], BASE + BASE[:1]):
+        (finding,) = detect(_nulls(0.5), runs, method="iqr")
+        assert finding.test is DriftTest.ZSCORE
+        assert finding.sensitivity == pytest.approx(2.698, abs=1e-3)
+        assert " sigma (sampling over 10,000 records and " in finding.message
+        assert ": 2.698 sigma widened for 2 tests" in finding.message
+    (finding,) = detect(_nulls(0.5), BASE + BASE[:2], method="iqr")
     assert finding.test is DriftTest.IQR
     assert finding.sensitivity == 1.5
 

@@ -69,6 +69,7 @@ def test_metric_values_are_the_specs() -> None:
         "new_value",
         "vanished_value",
         "psi",
+        "row_count",
     ]
     assert DriftMetric("psi") is DriftMetric.PSI
     assert isinstance(DriftMetric.MEAN, str)
@@ -79,6 +80,7 @@ def test_metric_values_are_the_specs() -> None:
         "min",
         "max",
         "string_length",
+        "row_count",
     ]
 
 

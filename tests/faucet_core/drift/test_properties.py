@@ -41,10 +41,10 @@ shapes the distinct-count and extreme rules look at."""
 
 
 def _sound(f: DriftFinding, columns: Collection[str]) -> bool:
-    """A finding names a profiled column, says something, and is strict JSON (what the
-    check and the store write)."""
+    """A finding names a profiled column (or the table), says something, and is strict
+    JSON (what the check and the store write)."""
     json.dumps(f.to_dict(), allow_nan=False)
-    return f.column in columns and bool(f.message) and not math.isnan(f.score)
+    return (f.column in columns or f.table_level) and bool(f.message) and not math.isnan(f.score)
 
 
 def _findings(runs: list[list[dict[str, Any]]], method: DriftMethod) -> list[list[DriftFinding]]:

@@ -72,6 +72,10 @@ CASES = {
 }
 
 
+SAMPLED = frozenset({"null_rate", "mean", "len_mean"})
+"""The statistics with a sampling model (:mod:`faucet_core.drift.noise`)."""
+
+
 @pytest.mark.parametrize("method", list(DriftMethod), ids=lambda m: m.value)
 @pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
 def test_each_metric_fires_on_its_fault(case: Case, method: DriftMethod) -> None:
@@ -84,7 +88,10 @@ def test_each_metric_fires_on_its_fault(case: Case, method: DriftMethod) -> None
     assert finding.value == pytest.approx(case.fault, rel=1e-3)
     assert finding.score > finding.threshold >= finding.sensitivity
     assert not finding.expected_low <= finding.value <= finding.expected_high  # type: ignore[operator]
-    assert finding.test is DriftTest(method.value)
+    # a statistic with a sampling model is judged like zscore under iqr below 10 runs
+    sampled = case.statistic in SAMPLED
+    expected = DriftTest.ZSCORE if sampled else DriftTest(method.value)
+    assert finding.test is expected
     assert finding.baseline_runs == 6
 
 
@@ -99,13 +106,11 @@ def test_each_metric_is_quiet_on_stable_data(case: Case, method: DriftMethod) ->
 # -- floors and constant baselines --------------------------------------------------------
 FLOORS = {
     # name: (constant baseline value, quiet value, reported value)
-    "null_rate-1pp": (_null_rate, 0.0, 0.0095, 0.0105),
     "distinct-one-value": (_distinct, 20, 21, 22),
     "distinct-5pct": (_distinct, 100, 105, 106),
-    "mean-1pct": (_numeric_stat("mean"), 50.0, 50.49, 50.51),
     "max-1pct": (_numeric_stat("hi"), 1000.0, 1009.0, 1011.0),
-    "len_mean-1pct": (_len_mean, 20.0, 20.19, 20.21),
 }
+"""Statistics without a sampling model: a constant baseline is judged by the floor."""
 
 
 @pytest.mark.parametrize(("make", "base", "quiet", "loud"), FLOORS.values(), ids=list(FLOORS))
@@ -121,12 +126,54 @@ def test_constant_baseline_reports_exactly_the_changes_above_the_floor(
     assert finding.score > finding.threshold == finding.floor
 
 
+SAMPLED_CONSTANT = {
+    # name: (constant baseline value, below the floor, within sampling, reported)
+    "null_rate": (_null_rate, 0.0, 0.0095, None, 0.0105),
+    "mean": (_numeric_stat("mean"), 50.0, 50.49, None, 50.51),
+    "len_mean": (_len_mean, 20.0, 20.19, 21.0, 21.5),
+}
+
+
+@pytest.mark.parametrize(
+    ("make", "base", "below_floor", "within", "loud"),
+    SAMPLED_CONSTANT.values(),
+    ids=list(SAMPLED_CONSTANT),
+)
+def test_a_constant_baseline_of_a_sampled_statistic_has_its_sampling_band(
+    make: Callable[[float], TableProfile],
+    base: float,
+    below_floor: float,
+    within: float | None,
+    loud: float,
+) -> None:
+    baseline = [make(base)] * 6
+    assert detect(make(below_floor), baseline) == []
+    if within is not None:  # above the floor, but inside the run's own sampling error
+        assert detect(make(within), baseline) == []
+    (finding,) = detect(make(loud), baseline)
+    assert finding.test is DriftTest.ZSCORE
+    assert finding.baseline_spread == 0.0
+    assert finding.expected_low < finding.baseline_center < finding.expected_high  # type: ignore[operator]
+    assert finding.score > finding.threshold
+    assert "sampling over 1" in finding.message
+
+
 def test_constant_baseline_message() -> None:
+    baseline = [_numeric_stat("hi")(1000.0)] * 6
+    (finding,) = detect(_numeric_stat("hi")(1011.0), baseline)
+    assert finding.message == (
+        "c.max: max 1,011 vs constant baseline 1,000 — change 11, above the floor 10 "
+        "(6 baseline runs)"
+    )
+
+
+def test_a_constant_null_rate_message_names_the_sampling_error() -> None:
     baseline = [_null_rate(0.0)] * 6
     (finding,) = detect(_null_rate(0.05), baseline)
     assert finding.message == (
-        "c.null_rate: null_rate 5.0% vs constant baseline 0.0% — change 5.0%, above the "
-        "floor 1.0% (6 baseline runs)"
+        "c.null_rate: null_rate 5.0% vs baseline mean 0.0% — 41.8 sigma (sampling over "
+        "10,000 records and 6 baseline runs' spread), above the 3.2 limit: 3 sigma widened "
+        "for 2 tests"
     )
 
 
@@ -155,27 +202,34 @@ def test_the_exact_zscore_message() -> None:
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline)
     assert finding.message == (
-        "amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 2,229.4 sigma, above the "
-        "6.9 limit: 3 sigma widened for 6 baseline runs and 2 tests"
+        "amount.null_rate: null_rate 40.0% vs baseline mean 0.12% — 120.4 sigma (sampling "
+        "over 10,000 records and 6 baseline runs' spread), above the 3.2 limit: 3 sigma "
+        "widened for 2 tests"
     )
-    assert finding.baseline_center == pytest.approx(0.0012)
-    assert finding.baseline_spread == pytest.approx(0.000178885, rel=1e-5)
-    assert (finding.score, finding.threshold) == (pytest.approx(2229.36), pytest.approx(6.947))
-    assert finding.scale is DriftScale.LINEAR
+    # on the arcsine scale: the runs spread by 0.0026, less than 10,000 records' sampling
+    # error (0.0050), so the band is sampling's: 0.0050 x sqrt(1 + 1/6) = 0.0054
+    assert finding.baseline_center == pytest.approx(0.0011944, rel=1e-4)
+    assert finding.baseline_spread == pytest.approx(0.0025934, rel=1e-4)
+    assert (finding.score, finding.threshold) == (
+        pytest.approx(120.385, rel=1e-5),
+        pytest.approx(3.2052, rel=1e-4),
+    )
+    assert finding.scale is DriftScale.ARCSINE
 
 
 def test_the_exact_iqr_message() -> None:
-    nulls = [10, 12, 14, 10, 12, 14, 11, 13]
+    nulls = [10, 12, 14, 10, 12, 14, 11, 13, 12, 11]
     baseline = [table(column("amount", rows=10_000, nulls=n)) for n in nulls]
     current = table(column("amount", rows=10_000, nulls=4_000))
     (finding,) = detect(current, baseline, method="iqr")
     assert finding.message == (
-        "amount.null_rate: null_rate 40.0% vs baseline median 0.12% — 1,594.7 IQR beyond the "
-        "quartiles, above the 4.4 limit: the 1.5 IQR fence widened for 8 baseline runs and 2 "
+        "amount.null_rate: null_rate 40.0% vs baseline median 0.12% — 91.7 IQR beyond the "
+        "quartiles, above the 4.1 limit: the 1.5 IQR fence widened for 10 baseline runs and 2 "
         "tests"
     )
-    # quartiles 0.001075 and 0.001325: (0.4 - 0.001325) / 0.00025
-    assert finding.baseline_spread == pytest.approx(0.00025)
+    # the quartiles' IQR on the arcsine scale (0.0025), and never narrower than 10,000
+    # records' sampling error in IQRs (1.349 x 0.0050 x sqrt(1 + 1/10))
+    assert finding.baseline_spread == pytest.approx(0.0025372, rel=1e-4)
     assert finding.test is DriftTest.IQR
 
 
@@ -188,7 +242,8 @@ def test_a_short_baseline_needs_a_larger_deviation() -> None:
     assert detect(current, [make(v) for v in wobble]) == []
     (finding,) = detect(current, [make(v) for v in wobble * 4])
     assert finding.metric is DriftMetric.MEAN
-    assert 8.0 < finding.score < 9.0
+    # the between-run spread at its upper confidence bound for 20 runs: 8 / 1.29
+    assert 6.0 < finding.score < 6.5
 
 
 def test_a_past_incident_does_not_widen_the_band() -> None:

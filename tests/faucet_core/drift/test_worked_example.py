@@ -11,9 +11,10 @@ import pytest
 from faucet_core import ProfilingConfig
 from faucet_core.config import DriftMethod
 from faucet_core.drift import detect_drift
-from faucet_core.drift.limits import series_limit, tail_probability
+from faucet_core.drift.limits import budget_limit, tail_probability
+from faucet_core.drift.noise import BETWEEN_CONFIDENCE, Sampling, between_run_upper
 from faucet_core.drift.shortform import short_form
-from faucet_core.drift.stats import normal_quantile, student_t_quantile
+from faucet_core.drift.stats import chi2_lower_quantile
 from faucet_core.profile import TableProfile
 from tests.faucet_core.drift.builders import column, numeric, table
 
@@ -29,46 +30,60 @@ def _run(nulls: int) -> TableProfile:
 BASELINE = [_run(n) for n in NULLS]
 
 
-def test_the_steps_of_the_limit() -> None:
+def test_the_steps_of_the_band() -> None:
+    ys = [math.asin(math.sqrt(n / 10_000)) for n in NULLS]
+    mean = math.fsum(ys) / len(ys)
+    variance = math.fsum((y - mean) ** 2 for y in ys) / (len(ys) - 1)
+    assert (f"{mean:.4f}", f"{math.sin(mean) ** 2:.2%}", f"{math.sqrt(variance):.4f}") == (
+        "0.1049",
+        "1.10%",
+        "0.0060",
+    )
+    sampling = 0.25 / 10_000
+    assert f"{math.sqrt(sampling):.4f}" == "0.0050"
+    chi2 = chi2_lower_quantile(BETWEEN_CONFIDENCE, 9.0)
+    assert f"{chi2:.2f}" == "3.33"
+    between = between_run_upper(variance, sampling, 9.0)
+    assert between == pytest.approx((variance - sampling) * 9 / chi2)
+    assert (f"{variance - sampling:.6f}", f"{between:.6f}") == ("0.000011", "0.000030")
+    sigma = math.sqrt(Sampling(sampling, sampling).predictive(10, between))
+    assert f"{sigma:.4f}" == "0.0078"
     tail = tail_probability(DriftMethod.ZSCORE, 3.0)
-    assert f"{tail:.2%}" == "0.27%"
-    per_test = tail / TESTS
-    assert f"{per_test:.3%}" == "0.054%"
-    assert f"{per_test / 2:.3%}" == "0.027%"
-    t = student_t_quantile(per_test / 2, 9.0)
-    assert f"{t:.2f}" == "5.23"
-    assert f"{normal_quantile(per_test / 2):.2f}" == "3.46"
-    assert f"{math.sqrt(1 + 1 / 10):.3f}" == "1.049"
-    limit = series_limit(DriftMethod.ZSCORE, 3.0, 10, TESTS)
-    assert limit == pytest.approx(t * math.sqrt(1.1))
-    assert f"{limit:.2f}" == "5.49"
-    assert f"{series_limit(DriftMethod.ZSCORE, 3.0, 10, 1):.2f}" == "4.29"
-    assert f"{series_limit(DriftMethod.ZSCORE, 3.0, 200, TESTS):.2f}" == "3.53"
-    for text in ("0.27 % / 5 = 0.054 %", "0.027 % on each side", ": 5.23 (the normal", "3.46)"):
+    assert (f"{tail:.2%}", f"{tail / TESTS:.3%}", f"{tail / TESTS / 2:.3%}") == (
+        "0.27%",
+        "0.054%",
+        "0.027%",
+    )
+    limit = budget_limit(DriftMethod.ZSCORE, 3.0, TESTS)
+    assert f"{limit:.2f}" == "3.46"
+    z = (math.asin(math.sqrt(0.025)) - mean) / sigma
+    assert f"{z:.1f}" == "6.9"
+    for text in (
+        "0.0060² - 0.0050² = 0.000011",
+        "0.000011 × 9 / 3.33 = 0.000030",
+        "a sigma of **0.0078**",
+        "the normal quantile **3.46**",
+        "0.0078 = **6.9 sigma**",
+    ):
         assert text in DOC
-    assert "5.23 × sqrt(1 + 1/10) = 5.23 × 1.049 = **5.49**" in DOC
-    assert "With a single test it would be 4.29; with 200 runs and 5 tests, 3.53." in DOC
 
 
 def test_the_finding_and_its_short_form_are_the_docs() -> None:
     (finding,) = detect_drift(_run(250), BASELINE, ProfilingConfig())
     message = (
-        "amount.null_rate: null_rate 2.5% vs baseline mean 1.1% — 11.2 sigma, above the 5.5 "
-        "limit: 3 sigma widened for 10 baseline runs and 5 tests"
+        "amount.null_rate: null_rate 2.5% vs baseline mean 1.1% — 6.9 sigma (sampling over "
+        "10,000 records and 10 baseline runs' spread), above the 3.5 limit: 3 sigma widened "
+        "for 5 tests"
     )
     assert finding.message == message
     assert f"\n{message}\n" in DOC
     assert f"{finding.baseline_center:.2%}" == "1.10%"
-    assert f"{finding.baseline_spread * 100:.3f}" == "0.125"
-    assert (f"{finding.score:.1f}", f"{finding.threshold:.2f}") == ("11.2", "5.49")
+    assert (f"{finding.score:.1f}", f"{finding.threshold:.2f}") == ("6.9", "3.46")
     short = short_form(finding)
     assert short == "amount null rate 2.5% (expected at most 2.1%)"
     assert f"`{short}`" in DOC
 
 
-def test_beyond_three_sigma_but_within_the_limit_is_no_finding() -> None:
-    assert detect_drift(_run(160), BASELINE, ProfilingConfig()) == []
-    mean = sum(NULLS) / len(NULLS) / 10_000
-    spread = (sum((n / 10_000 - mean) ** 2 for n in NULLS) / (len(NULLS) - 1)) ** 0.5
-    assert f"{(0.016 - mean) / spread:.1f}" == "4.0"
-    assert "(1.6 %, 4.0 sigma)" in DOC
+def test_below_the_floor_however_significant_and_within_the_limit_are_no_finding() -> None:
+    assert detect_drift(_run(200), BASELINE, ProfilingConfig()) == []  # 4.8 sigma, 0.9 pt
+    assert detect_drift(_run(160), BASELINE, ProfilingConfig()) == []  # 2.8 sigma

@@ -1,0 +1,114 @@
+"""Volume: the run's row count as a table-level statistic.
+
+A delivery that lost 40 % of its records, or wrote none, changes no column's shape; it
+changes the table's volume. The row count is judged like a series statistic, on the
+ratio scale (a count's noise is multiplicative), against its own weekday when the runs'
+times show a weekly pattern (a Saturday's lighter load is normal, and a Tuesday as light
+as a Saturday is not), above a floor of 20 % of the baseline's level (a holiday weekend's
+15 % is routine; a 40 % loss is not). It has no sampling law of its own (a table's
+records are what was delivered, not a sample), so its band comes from the baseline's
+run-to-run spread; and as one statistic that every table has, it gets a fixed share of
+the run's false-alarm budget (it is judged as one of :data:`VOLUME_TESTS` tests),
+however many columns the table has. A run with no records after a baseline with
+records is always a finding.
+
+Findings carry the column ``""`` (the table) and the metric ``row_count``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+
+from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
+from faucet_core.drift.numfmt import fmt_number
+from faucet_core.drift.series import ROW_COUNT
+from faucet_core.drift.seriestests import SeriesTest
+from faucet_core.drift.weekly import weekday_of
+from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.table import TableProfile
+
+__all__ = ["TABLE", "VOLUME_TESTS", "empty_run_finding", "row_count_test", "table_column"]
+
+TABLE = ""
+"""The column name of a table-level finding."""
+VOLUME_TESTS = 4
+"""The row count is judged with a quarter of the run's budget (as one of four tests)."""
+
+
+def table_column(profile: TableProfile) -> ColumnProfile:
+    """The table as a column profile that holds only its row count."""
+    return ColumnProfile(
+        name=TABLE,
+        row_count=profile.row_count,
+        null_count=0,
+        types={},
+        distinct=0,
+        numeric=None,
+        string=None,
+        top_values=None,
+        high_cardinality=False,
+    )
+
+
+def row_count_test(
+    current: TableProfile,
+    kept: Sequence[tuple[TableProfile, dt.datetime | None]],
+    times: tuple[dt.datetime, Sequence[dt.datetime | None]] | None,
+    min_history: int,
+) -> SeriesTest | None:
+    """The row-count test of a run with records, or None with too short a baseline."""
+    past = [table_column(p) for p, _ in kept]
+    if len(past) < min_history:
+        return None
+    value = ROW_COUNT.read(table_column(current))
+    if value is None:
+        return None
+    today: int | None = None
+    days: tuple[int, ...] = ()
+    if times is not None and all(t is not None for _, t in kept):
+        today = weekday_of(times[0])
+        days = tuple(weekday_of(t) for _, t in kept if t is not None)
+    return SeriesTest(
+        TABLE,
+        table_column(current),
+        past,
+        ROW_COUNT,
+        value,
+        [float(c.row_count) for c in past],
+        floor=lambda center: ROW_COUNT.floor(center, 0.0),
+        step=ROW_COUNT.step,
+        today=today,
+        days=days,
+    )
+
+
+def empty_run_finding(current: TableProfile, kept: Sequence[TableProfile]) -> DriftFinding | None:
+    """The finding of a run that wrote no records after runs that wrote some."""
+    counts = [p.row_count for p in kept if p.row_count > 0]
+    if current.row_count != 0 or not counts:
+        return None
+    mean = math.fsum(counts) / len(counts)
+    runs = len(counts)
+    message = (
+        f"row_count: the run wrote no records; each of {runs} baseline "
+        f"run{'' if runs == 1 else 's'} wrote some ({fmt_number(min(counts))} to "
+        f"{fmt_number(max(counts))})"
+    )
+    return DriftFinding(
+        column=TABLE,
+        metric=DriftMetric.ROW_COUNT,
+        message=message,
+        value=0.0,
+        baseline_center=mean,
+        baseline_spread=0.0,
+        score=mean,
+        threshold=0.0,
+        test=DriftTest.FLOOR,
+        baseline_runs=runs,
+        statistic="rows",
+        floor=0.0,
+        expected_low=float(min(counts)),
+        expected_high=float(max(counts)),
+    )
