@@ -154,6 +154,23 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"| {day} ({day:%a}) | {reason} | {'yes' if severe else ''} "
                 f"| {', '.join(found) or '(none)'} |"
             )
+    lines += ["", *_rule_counts(results)]
+    return lines
+
+
+def _rule_counts(results: list[RealResult]) -> list[str]:
+    """How often each clearing rule of ``detect_drift`` acted, per table (faucet zscore,
+    every judged day; counts only, so the held-out half shows nothing to tune on)."""
+    rules = sorted({rule for res in results for rule in res.cleared})
+    lines = [
+        "#### Clearing rules: candidate findings each cleared (faucet zscore, all judged days)",
+        "",
+        "| table | half | " + " | ".join(rules) + " |",
+        "|---|---|" + "---:|" * len(rules),
+    ]
+    for res in results:
+        counts = " | ".join(str(res.cleared.get(rule, 0)) for rule in rules)
+        lines.append(f"| {res.name} | {res.half} | {counts} |")
     return lines
 
 

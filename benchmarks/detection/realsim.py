@@ -27,6 +27,7 @@ from simulate import IQR, ZSCORE, Finding
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftFinding, detect_drift
+from faucet_core.drift.detector import run_detection
 
 DETECTORS = ("faucet zscore", "faucet iqr", "literal zscore")
 FAULT_DETECTORS = ("faucet zscore", "faucet iqr")
@@ -52,6 +53,8 @@ class RealResult:
     faults: dict[str, dict[str, list[tuple[dt.date, list[Finding]]]]] = field(default_factory=dict)
     """detector -> fault -> [(day, findings in the detector's order)]."""
     seconds: float = 0.0
+    cleared: dict[str, int] = field(default_factory=dict)
+    """faucet zscore, every judged day: rule name -> candidate findings it cleared."""
 
 
 def recorded_at(day: dt.date) -> dt.datetime:
@@ -97,7 +100,12 @@ def replay(name: str) -> RealResult:
     for i in range(ZSCORE.min_history, len(profiles)):
         lo = max(0, i - window)
         base, base_times = profiles[lo:i], times[lo:i]
-        z = _faucet(ZSCORE, profiles[i], base, times[i], base_times)
+        detection = run_detection(
+            profiles[i], base, ZSCORE, current_time=times[i], baseline_times=base_times
+        )
+        z = detection.findings
+        for rule, count in detection.cleared.items():
+            result.cleared[rule] = result.cleared.get(rule, 0) + count
         result.messages[dates[i]] = [f.message for f in z]
         result.runs["faucet zscore"].append((dates[i], _found(z)))
         q = _faucet(IQR, profiles[i], base, times[i], base_times)

@@ -11,39 +11,52 @@ of a distinct count, 1 % of anything else), ``new_value_min_share`` and
 100 quiet runs of realistic tables (see ``benchmarks/results/detection.md``); what is
 done underneath, so that a quiet day stays quiet and a broken one is still named:
 
+The pipeline is an ordered tuple of named stages (:data:`~faucet_core.drift.detector.STAGES`):
+history, volume, type_mix, run labels, series tests, value tests, the run's budget, the
+lengths that follow the mix, one finding per column. Each rule that clears a candidate
+finding is counted (:func:`~faucet_core.drift.detector.run_detection`).
+
+Volume — :mod:`~faucet_core.drift.rows`: the run's row count is a table-level statistic
+(column ``""``, metric ``row_count``), judged on the ratio scale against its own weekday
+when the week shows in the history, above a 20 % floor, with a quarter of the run's
+budget; a run that wrote no records after runs that wrote some is always a finding.
+
 Series metrics (null_rate, distinct, mean, min, max, string_length) —
-:mod:`~faucet_core.drift.band`, :mod:`~faucet_core.drift.limits`,
-:mod:`~faucet_core.drift.series`, :mod:`~faucet_core.drift.volume`:
+:mod:`~faucet_core.drift.noise`, :mod:`~faucet_core.drift.band`,
+:mod:`~faucet_core.drift.limits`, :mod:`~faucet_core.drift.series`,
+:mod:`~faucet_core.drift.volume`:
 
 * The sensitivity is read as a tail probability (3.0 -> 0.27 %, Tukey 1.5 -> 0.70 %)
-  and that probability is the *table's* false-alarm budget, shared among its series
-  tests (Bonferroni): 42 tests of a 10-column table each get 0.27 % / 42.
-* The limit is a prediction interval: Student t with n - 1 degrees of freedom times
-  sqrt(1 + 1/n) (19 for 5 runs and 42 tests, 5.2 for 20 runs); for iqr, with the IQR's
-  own, Monte-Carlo calibrated degrees of freedom (quartiles of 5 runs are so uncertain
-  that iqr judges like zscore until the baseline holds 6 runs).
+  and that probability is the *run's* false-alarm budget, shared among all its tests
+  (series and value tests, Bonferroni).
+* A statistic with a sampling law (null rate: binomial on the arcsine scale; mean:
+  s² / n; mean length) is judged against its own run's sampling error plus the
+  baseline's between-run variation beyond sampling at its 95 % upper confidence bound,
+  at the normal quantile of its share of the budget: a short baseline widens only what
+  it estimates, a constant baseline has the band of its sampling error.
+* The others keep a prediction interval from the baseline's spread: Student t with
+  n - 1 degrees of freedom times sqrt(1 + 1/n); for iqr, the IQR's own Monte-Carlo
+  calibrated degrees of freedom (and zscore below 6 runs, below 10 for a statistic with
+  a sampling model).
 * One past incident kept under ``on_drift: warn`` (a holiday, a storm) does not widen
   the band: the one baseline run that this same test flags against the others is left
-  out (only one: more runs far from the rest are the series' own tail, and two runs at
-  a new level are a change becoming the norm).
-* With the runs' recorded times (the store passes them), a series that follows the
-  week (F test on the weekday, p < 0.001) is also judged against its own weekday,
-  which can clear a finding, never add one (:mod:`~faucet_core.drift.weekly`).
+  out.
+* With the runs' recorded times, a series that follows the week (F test on the weekday,
+  p < 0.001) is also judged against its own weekday, which can clear a finding, never
+  add one (:mod:`~faucet_core.drift.weekly`); the row count is judged against its
+  weekday outright.
 * Extremes (min, max, len_max) are judged at the Gumbel quantile of the same
-  probability (about 1.9 x the normal one), max and len_max as ratios; an extreme
-  that moves by less than a tenth of the column's standard deviation, or stays within
-  the range the baseline's runs spanned, is never reported, nor a min that rose but
-  stays below the column's median (a thinner low tail: a bimodal earliest time), nor a
-  numeric max that fell but stays above the column's p95 (a thinner high tail).
-* mean and len_mean are also judged without each run's single most extreme record: one
-  record is not a distribution change (max or min reports it).
+  probability, max and len_max as ratios; an extreme that moves by less than a tenth of
+  the column's standard deviation, or stays within the range the baseline's runs
+  spanned, is never reported, nor a min that rose but stays below the column's median,
+  nor a numeric max that fell but stays above the column's p95 (a thinner tail), nor a
+  longest text that a lighter run missed by chance (the extreme of fewer draws).
+* mean and len_mean are also judged without each run's single most extreme record.
 * distinct counts are judged against the run's volume (distinct / n ** b, b learned
-  from the baseline or from how often values repeat), so weekends and null spikes do
-  not move them; counts spread by at least half a value, and near the most values a
-  run has shown, by at least the root of the values absent (rare values come and go).
-  A drop in the count of fractional readings that their smaller spread accounts for (a
-  calm day's temperatures) is not reported.
-* A constant baseline is judged by the floor alone: every change above it is reported.
+  from the baseline or from how often values repeat); counts spread by at least half a
+  value, and near the most values a run has shown, by at least the root of the values
+  absent. A drop in the count of fractional readings that their smaller spread accounts
+  for (a calm day's temperatures) is not reported.
 
 Run labels — :mod:`~faucet_core.drift.labels`: a column with one value per run (its
 date, month, season) is judged by its step, not its level: a new value is a new
@@ -55,9 +68,11 @@ Value metrics — :mod:`~faucet_core.drift.values`, :mod:`~faucet_core.drift.typ
 * type_mix: a non-null JSON type at >= new_value_min_share that every baseline run held
   below that share and below half the current share.
 * new_value / vanished_value keep a margin from a full top-k list's edge (twice its
-  cut-off share), and skip columns that are not stable categories: values that are
-  dates or timestamps, or frequent values that turn over (a new one in at least a fifth
-  of the baseline runs, twice or more).
+  cut-off share), must beat the share's sampling error and the column's own share
+  volatility at the test's share of the budget (a small value bursting into the list
+  on a light day of a volatile category is no new value), and skip columns that are
+  not stable categories: values that are dates or timestamps, or frequent values that
+  turn over (a new one in at least a fifth of the baseline runs, twice or more).
 * On small runs, vanished_value and psi must also beat chance for the run's record
   count; numbers that are readings (fractional, or listed values that turn over) are
   not categories.
@@ -69,7 +84,7 @@ Value metrics — :mod:`~faucet_core.drift.values`, :mod:`~faucet_core.drift.typ
   metrics; a classified column's values never appear in a finding.
 
 Columns new this run (in fewer than ``min_history`` baseline runs) are learned, not
-flagged; empty runs are neither judged nor used as baseline.
+flagged; an empty run is a volume finding only, and never used as baseline.
 """
 
 from faucet_core.drift.detector import detect_drift

@@ -35,7 +35,12 @@ from faucet_core.drift.labels import label_finding, label_value
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
 from faucet_core.drift.rootcause import one_per_column
-from faucet_core.drift.rows import VOLUME_TESTS, empty_run_finding, row_count_test
+from faucet_core.drift.rows import (
+    VOLUME_TESTS,
+    empty_run_finding,
+    is_row_position,
+    row_count_test,
+)
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import (
@@ -162,9 +167,18 @@ def _run_labels(d: Detection) -> None:
     d.columns = rest
 
 
+_POSITION_METRICS = frozenset(
+    {DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX, DriftMetric.DISTINCT}
+)
+
+
 def _series_tests(d: Detection) -> None:
     for h in d.columns:
-        d.tests.extend(series_tests(h.name, h.column, h.past, d.config.min_history, h.weekdays))
+        tests = series_tests(h.name, h.column, h.past, d.config.min_history, h.weekdays)
+        if is_row_position(h.column) and all(is_row_position(c) for c in h.past):
+            # a row position follows the row count, which the volume test judges
+            tests = [t for t in tests if t.spec.metric not in _POSITION_METRICS]
+        d.tests.extend(tests)
 
 
 def _value_tests(d: Detection) -> None:

@@ -18,6 +18,10 @@ Within a metric the finding furthest beyond its limit heads (e.g. the most promi
 several new values). Every other finding of the column is kept, whole, as the head's
 ``evidence``.
 
+A rescale heads with its level: when numbers turned from whole to fractional (or
+back) and their mean or extremes moved, ``mean`` / ``min`` / ``max`` head and the type
+mix is their evidence (amounts divided by 1,000 are a scale to fix, not a type).
+
 One exception keeps a collapse of the distinct count from hiding behind its symptoms:
 when a column's values concentrate on a few (say 4,600 customers a day become 25),
 those few become "new" top values and the old ones "vanish". A new or vanished value
@@ -74,6 +78,27 @@ def _outside_band(finding: DriftFinding) -> float:
     return 0.0
 
 
+_SCALE = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
+_NUMERIC_TYPES = frozenset({"integer", "number"})
+
+
+def _scale_is_the_cause(group: list[DriftFinding]) -> bool:
+    """Numbers that turned from whole to fractional (or back) because their scale moved
+    (amounts divided by 1,000): the values' level is what a person fixes, the JSON type
+    only follows it."""
+    return any(
+        f.metric is DriftMetric.TYPE_MIX and f.value_key in _NUMERIC_TYPES for f in group
+    ) and any(f.metric in _SCALE for f in group)
+
+
+def _rank_scale_first(finding: DriftFinding) -> tuple[float, float]:
+    if finding.metric is DriftMetric.TYPE_MIX and finding.value_key in _NUMERIC_TYPES:
+        return (_RANK[DriftMetric.MAX] + 0.5, -_margin(finding))
+    if finding.metric in _SCALE:  # before the nulls and lengths the rescale also moved
+        return (_RANK[DriftMetric.TYPE_MIX] + 0.5 + _RANK[finding.metric] / 100, -_margin(finding))
+    return _rank(finding)
+
+
 def _distinct_is_the_cause(group: list[DriftFinding]) -> bool:
     named = sum(1 for f in group if f.metric in _VALUE_METRICS)
     return named > 0 and any(
@@ -92,6 +117,8 @@ def one_per_column(findings: Iterable[DriftFinding]) -> list[DriftFinding]:
         rank = _rank
         if _distinct_is_the_cause(group):
             rank = _rank_distinct_first
+        elif _scale_is_the_cause(group):
+            rank = _rank_scale_first
         head, *rest = sorted(group, key=rank)
         grouped.append(replace(head, evidence=tuple(rest)))
     return grouped

@@ -29,7 +29,14 @@ from faucet_core.drift.weekly import weekday_of
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.table import TableProfile
 
-__all__ = ["TABLE", "VOLUME_TESTS", "empty_run_finding", "row_count_test", "table_column"]
+__all__ = [
+    "TABLE",
+    "VOLUME_TESTS",
+    "empty_run_finding",
+    "is_row_position",
+    "row_count_test",
+    "table_column",
+]
 
 TABLE = ""
 """The column name of a table-level finding."""
@@ -112,3 +119,15 @@ def empty_run_finding(current: TableProfile, kept: Sequence[TableProfile]) -> Dr
         expected_low=float(min(counts)),
         expected_high=float(max(counts)),
     )
+
+
+def is_row_position(column: ColumnProfile) -> bool:
+    """A column that numbers the run's rows (a ``reset_index()`` position: 0 .. n - 1 or
+    1 .. n, no nulls): its mean, extremes and distinct count are the row count's, which
+    the volume test judges; judged as a measurement it alarms whenever volume moves."""
+    n = column.numeric
+    if n is None or column.null_count or n.count != column.row_count or n.count < 2:
+        return False
+    if n.min not in (0.0, 1.0) or n.max - n.min + 1 != n.count:
+        return False
+    return abs(n.mean - (n.min + n.max) / 2) <= 1e-9 * max(abs(n.max), 1.0)
