@@ -43,6 +43,7 @@ from faucet_dagster.console.session import (
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.auth import Principal, Role
 from faucet_dagster.server.guard import Guard, target_of
+from faucet_dagster.server.public import public_message
 
 __all__ = [
     "ConsoleContext",
@@ -201,7 +202,8 @@ def page_guard(ctx: ConsoleContext) -> Callable[..., Callable[[PageHandler], End
                     await ctx.gate.audit(
                         who, action, Outcome.ERROR, 503, target_of(request), error=str(exc)
                     )
-                    return error_page(503, str(exc), **visit.context())
+                    shown = public_message(exc, ctx.catalog.engine)
+                    return error_page(503, shown, **visit.context())
                 except Exception as exc:  # the last line: log, audit, a page without traceback
                     _log.exception("%s %s failed", request.method, request.url.path)
                     name = type(exc).__name__

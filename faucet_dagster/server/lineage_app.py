@@ -27,6 +27,7 @@ from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
 from faucet_dagster.server.auth import ENV_TOKENS, Principal, Role, TokenTable
 from faucet_dagster.server.browser_rules import BrowserRules, rules_for
 from faucet_dagster.server.guard import Endpoint, Guard, http_error_handlers, outcome_of
+from faucet_dagster.server.headers import ResponseHeaders
 
 __all__ = ["check_bind", "create_lineage_app", "ingest_endpoint", "is_loopback"]
 
@@ -112,8 +113,10 @@ def create_lineage_app(
         finally:
             await gate.flush()
 
-    return Starlette(
+    app = Starlette(
         routes=[Route(LINEAGE_PATH, lineage, methods=["POST"]), Route("/healthz", health)],
         lifespan=lifespan,
         exception_handlers=http_error_handlers(),
     )
+    app.add_middleware(ResponseHeaders, console={}, prefix="/ui")
+    return app
