@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -40,6 +40,7 @@ from faucet_dagster.console.session import (
     safe_next,
     same_origin,
 )
+from faucet_dagster.console.throttle import SigninThrottle
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.auth import Principal, Role
 from faucet_dagster.server.guard import Guard, target_of
@@ -80,6 +81,7 @@ class ConsoleContext:
     dagster_url: str | None
     max_body: int
     max_depth: int = 50
+    throttle: SigninThrottle = field(default_factory=SigninThrottle)
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,17 @@ def signin_routes(
             if signed_in:
                 return redirect(safe_next(request.query_params.get("next")))
             return signin_form(request)
+        client = request.client.host if request.client else "-"
+        wait = ctx.throttle.retry_after(client, sessions.clock())
+        if wait is not None:
+            await ctx.gate.refusal(request, "ui.signin", 429)
+            response = error_page(
+                429,
+                f"too many failed sign-ins from {client}: {ctx.throttle.limit} in "
+                f"{ctx.throttle.window:g} s is the most; try again in {wait} s",
+            )
+            response.headers["retry-after"] = str(wait)
+            return response
         if not same_origin(request.headers, request.url.scheme, request.headers.get("host", "")):
             await ctx.gate.refusal(request, "ui.signin", 403)
             return error_page(403, "the sign-in form was not sent from this server's own page")
@@ -256,12 +269,14 @@ def signin_routes(
         except FormError as exc:
             return error_page(exc.status, exc.message)
         if not sessions.signin_ok(request.cookies.get(SIGNIN_COOKIE), form.get("csrf") or None):
+            ctx.throttle.failed(client, sessions.clock())
             await ctx.gate.refusal(request, "ui.signin", 403)
             return signin_form(
                 request, 403, "the sign-in form had expired or was forged: sign in again"
             )
         found = sessions.sign_in(form.get("token").strip())
         if found is None:
+            ctx.throttle.failed(client, sessions.clock())
             await ctx.gate.refusal(request, "ui.signin", 401)
             return signin_form(
                 request,
