@@ -254,13 +254,13 @@ def signin_routes(
         wait = ctx.throttle.retry_after(client, sessions.clock())
         if wait is not None:
             await ctx.gate.refusal(request, "ui.signin", 429)
-            response = error_page(
+            limited = error_page(
                 429,
                 f"too many failed sign-ins from {client}: {ctx.throttle.limit} in "
                 f"{ctx.throttle.window:g} s is the most; try again in {wait} s",
             )
-            response.headers["retry-after"] = str(wait)
-            return response
+            limited.headers["retry-after"] = str(wait)
+            return limited
         if not same_origin(request.headers, request.url.scheme, request.headers.get("host", "")):
             await ctx.gate.refusal(request, "ui.signin", 403)
             return error_page(403, "the sign-in form was not sent from this server's own page")
