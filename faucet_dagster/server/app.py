@@ -74,6 +74,7 @@ from faucet_dagster.server.guard import (
 from faucet_dagster.server.headers import ResponseHeaders
 from faucet_dagster.server.lineage_app import ingest_endpoint
 from faucet_dagster.server.public import public_message
+from faucet_dagster.server.refs import AssetRefs
 
 __all__ = [
     "ENV_SERVE",
@@ -241,6 +242,7 @@ class _Server:
     catalog: Catalog
     tokens: TokenTable
     gate: Guard
+    refs: AssetRefs
 
     def guard(
         self, required: Role, action: str, *, ingest: bool = False, audited: bool = True
@@ -281,7 +283,9 @@ def create_app(
 
     store = ProfileStore(store_url or location.store_url())
     engine = store.engine
-    server = _Server(location, store, Catalog(engine), tokens, Guard(tokens, engine))
+    server = _Server(
+        location, store, Catalog(engine), tokens, Guard(tokens, engine), AssetRefs(location.defs)
+    )
     catalog = server.catalog
 
     @server.guard(Role.VIEWER, "plan")
@@ -320,7 +324,7 @@ def create_app(
     async def dataset(request: Request, _who: Principal) -> Response:
         ref = _dataset_ref(request)
         try:
-            detail = await run_in_threadpool(catalog.detail, ref)
+            detail = await run_in_threadpool(lambda: catalog.detail(_known_ref(server, ref)))
         except StoreError as exc:
             return _error(503, server.public(exc))
         except CatalogError as exc:
@@ -441,11 +445,37 @@ def _plan(server: _Server, body: PlanRequest) -> dict[str, Any]:
     return plan_json(change)
 
 
+def _known_ref(server: _Server, ref: str) -> str:
+    """``ref``, or for ``dagster://<key>`` of an asset whose dataset has another URI, that
+    URI (:class:`AssetRefs`). Raises :class:`CatalogError` when neither is in the catalog."""
+    try:
+        server.catalog.resolve(ref)
+        return ref
+    except CatalogError:
+        alias = server.refs.dataset_of(ref)
+        if alias is None:
+            raise
+    try:
+        server.catalog.resolve(alias)
+    except CatalogError:
+        raise CatalogError(
+            f"no dataset {ref!r} in the catalog: that asset writes the dataset {alias!r}, "
+            "which the catalog does not hold yet; `faucet catalog sync` records the code "
+            "location's assets"
+        ) from None
+    return alias
+
+
 def _annotate(server: _Server, ref: str, body: AnnotateRequest, who: Principal) -> DatasetDetail:
     """Annotate and audit in one transaction: both are written or neither."""
     consumers = [Consumer(c.name, c.kind, c.contact, tuple(c.columns)) for c in body.consumers]
     return annotate_audited(
-        server.catalog, ref, who, owners=body.owners, consumers=consumers, replace=body.replace
+        server.catalog,
+        _known_ref(server, ref),
+        who,
+        owners=body.owners,
+        consumers=consumers,
+        replace=body.replace,
     )
 
 

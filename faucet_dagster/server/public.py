@@ -3,9 +3,10 @@
 The engine's errors name the store (``no dataset 'x' in the catalog sqlite:////srv/...``,
 ``cannot read the catalog postgresql://faucet:***@db/...``) because on the command line
 that tells the user which store they read. Over HTTP any viewer would learn where the
-store lives, so each answer's message goes through :func:`public_message`: the URL (in
-each form it is written), the database file's path, and any other SQLAlchemy URL are
-dropped, with the ``at`` / ``in`` / ``of`` that led to them.
+store lives, so each answer's message goes through :func:`public_message`: the store's
+URL (in each form it is written) and the database file's path are dropped, with the
+``at`` / ``in`` / ``of`` that led to them. Dataset URIs (``postgres://warehouse/...``)
+are the catalog's content and stay.
 """
 
 from __future__ import annotations
@@ -17,13 +18,6 @@ from sqlalchemy import Engine
 from faucet_core.store.redact import redact
 
 __all__ = ["public_message"]
-
-# any SQLAlchemy-style URL (``dialect[+driver]://...``) up to whitespace, a quote or ``:``
-# followed by a space (the end of the ``... in <url>: reason`` prefix)
-_ANY_URL = re.compile(
-    r"(?:\s+(?:at|in|of))?\s+(?:sqlite|postgres|postgresql|mysql|mssql|oracle|duckdb)"
-    r"(?:\+\w+)?://\S*?(?=:\s|[\s'\"]|$)"
-)
 
 
 def _forms(engine: Engine) -> list[str]:
@@ -44,4 +38,4 @@ def public_message(message: object, engine: Engine) -> str:
     for form in _forms(engine):
         text = re.sub(r"(?:\s+(?:at|in|of))?\s+" + re.escape(form), "", text)
         text = text.replace(form, "the store")
-    return _ANY_URL.sub("", text)
+    return text

@@ -14,8 +14,12 @@ from sqlalchemy import create_engine
 from faucet_core.catalog import Catalog
 from faucet_core.store.schema import catalog_datasets
 from faucet_dagster.console.render import SECURITY_HEADERS
+from faucet_dagster.cli import main
+from faucet_dagster.location import CodeLocation
+from faucet_dagster.server import create_app
 from faucet_dagster.server.public import public_message
-from tests.faucet_dagster.server.conftest import Served, auth
+from tests.faucet_dagster.plan.test_cli import LOCATION, _record
+from tests.faucet_dagster.server.conftest import TABLE, Served, auth, serving
 
 API = [
     pytest.param("GET", "/v1/catalog/datasets", "viewer", 200, id="datasets"),
@@ -165,9 +169,9 @@ def test_consumer_fields_are_named_by_their_path(served: Served) -> None:
         ),
         pytest.param("the file {path} is locked", "the file is locked", id="path"),
         pytest.param(
-            "cannot read postgresql+psycopg://u:pw@db:5432/x: timeout",
-            "cannot read: timeout",
-            id="another-url",
+            "asset orders reads 'postgres://warehouse:5432/shop.orders' in {url}",
+            "asset orders reads 'postgres://warehouse:5432/shop.orders'",
+            id="dataset-uris-stay",
         ),
     ],
 )
@@ -176,3 +180,29 @@ def test_public_message(sqlite_url: str, message: str, shown: str) -> None:
     text = message.format(url=sqlite_url, path=_path(sqlite_url))
     assert public_message(text, engine) == shown
     engine.dispose()
+
+
+def test_the_dagster_uri_of_an_asset_finds_the_dataset_it_writes(
+    sqlite_url: str, location: CodeLocation
+) -> None:
+    # ``raw`` declares dagster/table_name, so its dataset is postgres://shop.raw
+    encoded = quote("dagster://raw", safe="")
+    _record(sqlite_url)
+    with serving(create_app(location, TABLE, sqlite_url)) as url:
+        before = httpx.get(url + f"/v1/catalog/datasets/{encoded}", headers=auth("viewer"))
+    assert before.status_code == 404
+    assert before.json()["error"] == (
+        "no dataset 'dagster://raw' in the catalog: that asset writes the dataset "
+        "'postgres://shop.raw', which the catalog does not hold yet; `faucet catalog sync` "
+        "records the code location's assets"
+    )
+    assert main(["catalog", "sync", "-f", LOCATION, "--store", sqlite_url]) == 0
+    with serving(create_app(location, TABLE, sqlite_url)) as url:
+        found = httpx.get(url + f"/v1/catalog/datasets/{encoded}", headers=auth("viewer"))
+        annotated = httpx.post(
+            url + "/v1/catalog/datasets/dagster://raw/consumers",
+            json={"owners": ["team:raw"]},
+            headers=auth("operator"),
+        )
+    assert (found.status_code, found.json()["uri"]) == (200, "postgres://shop.raw")
+    assert (annotated.status_code, annotated.json()["owners"]) == (200, ["team:raw"])
