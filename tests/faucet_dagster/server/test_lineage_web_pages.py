@@ -238,3 +238,15 @@ def test_with_tokens_only_the_origin_rule_applies() -> None:
 )
 def test_host_name(value: str, name: str | None) -> None:
     assert host_name(value) == name
+
+
+def test_the_command_takes_allowed_hosts(sqlite_url: str) -> None:
+    from tests.faucet_dagster.server.test_proxy_headers import _running
+
+    args = ["lineage", "serve", "--allowed-host", "lineage.internal"]
+    with _running(args, sqlite_url, tokens=False) as url:
+        json_type = {"Content-Type": "application/json"}
+        listed = _post(url, {**json_type, "Host": "lineage.internal:5000"})
+        other = _post(url, {**json_type, "Host": "rebind.evil.example"})
+    assert listed.status_code == 201, listed.text
+    assert other.status_code == 421

@@ -25,11 +25,13 @@ FORGED = 30
 
 
 @contextmanager
-def _running(args: list[str], store: str) -> Iterator[str]:
+def _running(args: list[str], store: str, *, tokens: bool = True) -> Iterator[str]:
     port = _free_port()
     env = {
         **os.environ,
-        "FAUCET_TOKENS": ",".join(f"{role}-user:{role}:{t}" for role, t in TOKENS.items()),
+        "FAUCET_TOKENS": ",".join(f"{role}-user:{role}:{t}" for role, t in TOKENS.items())
+        if tokens
+        else "",
     }
     env.pop("FORWARDED_ALLOW_IPS", None)
     cmd = [sys.executable, "-c", ENTRY, *args, "--store", store, "--port", str(port)]
