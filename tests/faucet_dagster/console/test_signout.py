@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, make_url, select
 
 from faucet_core.catalog import Catalog
 from faucet_core.errors import StoreError
@@ -75,9 +75,9 @@ def test_another_worker_refuses_a_signed_out_session(
     assert second.get(LEDGER).status_code == 200
 
 
-def test_the_revoked_sessions_are_hashed_and_pruned_once_expired(sqlite_url: str) -> None:
+def test_the_revoked_sessions_are_hashed_and_pruned_once_expired(store_url: str) -> None:
     now = dt.datetime(2026, 5, 1, 12, tzinfo=dt.timezone.utc)
-    with Catalog(sqlite_url) as catalog:
+    with Catalog(store_url) as catalog:
         engine = catalog.engine
         revoke_session(engine, "old-session", now + dt.timedelta(hours=1), now=now)
         revoke_session(engine, "new-session", now + dt.timedelta(hours=9), now=now)
@@ -93,14 +93,14 @@ def test_the_revoked_sessions_are_hashed_and_pruned_once_expired(sqlite_url: str
     assert all(len(k) == 64 and "session" not in k for k in kept)  # never the id itself
 
 
-def test_a_failed_revocation_leaves_the_store_as_it_was(sqlite_url: str) -> None:
+def test_a_failed_revocation_leaves_the_store_as_it_was(store_url: str) -> None:
     now = dt.datetime(2026, 5, 1, 12, tzinfo=dt.timezone.utc)
-    with Catalog(sqlite_url) as catalog:
+    with Catalog(store_url) as catalog:
         engine = catalog.engine
         revoke_session(
             engine, "expired", now - dt.timedelta(hours=1), now=now - dt.timedelta(days=1)
         )
-        raw = create_engine(sqlite_url)
+        raw = create_engine(store_url)
         with raw.begin() as conn:
             audit_log.drop(conn)  # the audit write, in the same transaction, fails
         audit = {"actor": "a", "role": "viewer", "action": "ui.signout",
@@ -111,8 +111,9 @@ def test_a_failed_revocation_leaves_the_store_as_it_was(sqlite_url: str) -> None
             kept = set(conn.execute(select(revoked_sessions.c.session)).scalars())
         raw.dispose()
     assert kept == {session_digest("expired")}  # neither pruned nor added
-    assert str(failed.value).startswith("cannot end the session in the sqlite store: ")
-    assert sqlite_url.split("///")[1] not in str(failed.value)
+    dialect = "postgresql" if "postgres" in store_url else "sqlite"
+    assert str(failed.value).startswith(f"cannot end the session in the {dialect} store: ")
+    assert make_url(store_url).render_as_string(hide_password=True) not in str(failed.value)
 
 
 def test_a_store_that_cannot_be_read_refuses_the_session(app_for: MakeBrowser, store: str) -> None:
