@@ -21,15 +21,18 @@ API_HEADERS = {"x-content-type-options": "nosniff", "cache-control": "no-store"}
 
 class ResponseHeaders:
     """ASGI middleware: ``console`` headers on paths under ``prefix``, :data:`API_HEADERS`
-    on every other path."""
+    on every other path (on every path when there is no ``console``)."""
 
-    def __init__(self, app: ASGIApp, console: Mapping[str, str], prefix: str = "/ui") -> None:
+    def __init__(
+        self, app: ASGIApp, console: Mapping[str, str] | None = None, prefix: str = "/ui"
+    ) -> None:
         self.app = app
-        self.console = dict(console)
+        self.console = dict(console) if console is not None else None
         self.prefix = prefix
 
     def _for(self, path: str) -> Mapping[str, str]:
-        if path == self.prefix or path.startswith(self.prefix + "/"):
+        under = path == self.prefix or path.startswith(self.prefix + "/")
+        if self.console is not None and under:
             return self.console
         return API_HEADERS
 

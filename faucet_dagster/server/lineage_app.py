@@ -118,5 +118,5 @@ def create_lineage_app(
         lifespan=lifespan,
         exception_handlers=http_error_handlers(),
     )
-    app.add_middleware(ResponseHeaders, console={}, prefix="/ui")
+    app.add_middleware(ResponseHeaders)
     return app

@@ -250,3 +250,10 @@ def test_the_command_takes_allowed_hosts(sqlite_url: str) -> None:
         other = _post(url, {**json_type, "Host": "rebind.evil.example"})
     assert listed.status_code == 201, listed.text
     assert other.status_code == 421
+
+
+def test_the_receivers_answers_are_not_sniffed_nor_cached(tokenless: tuple[Catalog, str]) -> None:
+    _catalog, url = tokenless
+    for r in (httpx.get(url + "/healthz"), _post(url, {"Content-Type": "text/plain"})):
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["cache-control"] == "no-store"
