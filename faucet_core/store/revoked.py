@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from faucet_core.store.audit import record_audit
 from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
@@ -53,17 +53,25 @@ def revoke_session(
     digest = session_digest(session_id)
     moment = now or _now()
     t = revoked_sessions.c
-    try:
-        with engine.begin() as conn:
-            conn.execute(delete(revoked_sessions).where(t.expires_at <= moment))
-            known = conn.execute(select(t.session).where(t.session == digest)).first()
-            if known is None:
-                conn.execute(insert(revoked_sessions).values(session=digest, expires_at=expires_at))
-            if audit is not None:
-                record_audit(conn, **audit)
-    except SQLAlchemyError as exc:
+    for attempt in (1, 2):
+        try:
+            with engine.begin() as conn:
+                conn.execute(delete(revoked_sessions).where(t.expires_at <= moment))
+                known = conn.execute(select(t.session).where(t.session == digest)).first()
+                if known is None:
+                    row = {"session": digest, "expires_at": expires_at}
+                    conn.execute(insert(revoked_sessions).values(**row))
+                if audit is not None:
+                    record_audit(conn, **audit)
+            return
+        except IntegrityError as exc:  # the same session ended at this moment elsewhere:
+            failure: SQLAlchemyError = exc  # once more, it is then found and not inserted
+            if attempt == 1:
+                continue
+        except SQLAlchemyError as exc:
+            failure = exc
         raise database_error(
-            exc, f"cannot end the session in {_where(engine)}", timeout=DEFAULT_BUSY_TIMEOUT
+            failure, f"cannot end the session in {_where(engine)}", timeout=DEFAULT_BUSY_TIMEOUT
         ) from None
 
 

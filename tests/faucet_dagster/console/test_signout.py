@@ -127,3 +127,19 @@ def test_a_store_that_cannot_be_read_refuses_the_session(app_for: MakeBrowser, s
     assert response.status_code == 503
     assert "the store cannot be read, so no session can be checked: retry soon" in response.text
     assert store.split("///")[1] not in response.text
+
+
+def test_the_same_session_ended_by_several_workers_at_once_is_one_entry(store_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    expires = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=8)
+    names = [f"shared-{round_}" for round_ in range(6)]  # a race: six chances to meet it
+    with Catalog(store_url) as catalog:
+        engine = catalog.engine
+        with ThreadPoolExecutor(8) as pool:
+            for name in names:
+                ends = [pool.submit(revoke_session, engine, name, expires) for _ in range(8)]
+                assert [end.result() for end in ends] == [None] * 8  # none of them failed
+        with engine.connect() as conn:
+            kept = sorted(conn.execute(select(revoked_sessions.c.session)).scalars())
+    assert kept == sorted(session_digest(n) for n in names)
