@@ -30,11 +30,12 @@ from faucet_core.store.schema import (
     metric_counters,
     profile_runs,
     quarantine,
+    revoked_sessions,
 )
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 6
+LATEST = 7
 _VERSION = "schema_version"
 
 
@@ -99,6 +100,11 @@ def _v6(conn: Connection) -> None:
         conn.execute(insert(catalog_owners), rows)
 
 
+def _v7(conn: Connection) -> None:
+    """Web console sessions ended by signing out (``faucet serve``)."""
+    revoked_sessions.create(conn, checkfirst=True)
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -106,6 +112,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _v4,
     5: _v5,
     6: _v6,
+    7: _v7,
 }
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "metric_counters",
     "profile_runs",
     "quarantine",
+    "revoked_sessions",
 ]
 
 metadata = MetaData()
@@ -240,4 +241,15 @@ catalog_owners = Table(
     Column("source", String(32), primary_key=True),
     Column("owners", Text, nullable=False, default="[]"),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# Web console sessions ended before their expiry (schema version 7): the SHA-256 of the
+# session id, kept until the session would have expired anyway (then pruned), so every
+# worker of ``faucet serve`` refuses a signed-out cookie.
+revoked_sessions = Table(
+    "faucet_revoked_sessions",
+    metadata,
+    Column("session", String(64), primary_key=True),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_faucet_revoked_expires", "expires_at"),
 )

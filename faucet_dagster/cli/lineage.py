@@ -8,6 +8,7 @@ from typing import Any
 
 from faucet_dagster.cli.catalog import open_catalog
 from faucet_dagster.cli.common import add_location_args
+from faucet_dagster.cli.proxy import add_proxy_args, proxy_options
 
 __all__ = ["add_lineage_parser"]
 
@@ -38,8 +39,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     tokens = load_tokens(args.tokens, required=False)
     check_bind(args.host, tokens)
+    proxies = proxy_options(args)
     with open_catalog(args, writes=True) as catalog:
-        app = create_lineage_app(catalog, tokens)
+        app = create_lineage_app(
+            catalog, tokens, host=args.host, allowed_hosts=args.allowed_host or ()
+        )
         print(
             f"faucet: receiving OpenLineage events on http://{args.host}:{args.port}"
             f"{LINEAGE_PATH} into {catalog.url}",
@@ -52,7 +56,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             )
         else:
             print("faucet: no tokens: anyone on this machine may post (loopback only)", flush=True)
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, **proxies)
     return 0
 
 
@@ -76,6 +80,14 @@ def add_lineage_parser(sub: Any) -> None:
     srv.add_argument(
         "--tokens", help="JSON or YAML file of name/role/token (adds $FAUCET_TOKENS); ingest role"
     )
+    srv.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        help="also accept this Host name (repeatable); without tokens only the listening "
+        "address and localhost are accepted",
+    )
+    add_proxy_args(srv)
     srv.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 from faucet_core.errors import ConfigError
 from faucet_dagster.cli.common import add_location_args, location_of
+from faucet_dagster.cli.proxy import add_proxy_args, proxy_options
 
 __all__ = ["add_serve_parsers"]
 
@@ -24,6 +25,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError("faucet serve needs a code location: -m MODULE or -f FILE")
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
+    proxies = proxy_options(args)
     tokens = load_tokens(args.tokens)
     from faucet_dagster.console import (
         ENV_DAGSTER_URL,
@@ -56,6 +58,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "port": args.port,
         "log_level": args.log_level,
         "ws": "none",
+        **proxies,
     }
     if args.workers == 1:
         uvicorn.run(create_app(location, tokens, args.store, dagster_url=dagster), **options)
@@ -109,6 +112,7 @@ def add_serve_parsers(sub: Any) -> None:
         "--dagster-url",
         help="the Dagster UI's base URL, for the console's asset links (else $FAUCET_DAGSTER_URL)",
     )
+    add_proxy_args(s)
     s.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )

@@ -6,16 +6,21 @@ A page without a session redirects to ``/ui/signin?next=<the page>`` (a form pos
 API's); a page's own refusal (:class:`PageError`) is its status as a page, audited as
 ``rejected`` on a post; a store failure a 503 page; anything else a 500 page, the
 traceback only in the server log.
+
+Signing out ends the session in the store (:mod:`faucet_core.store.revoked`), so the old
+cookie is refused by every worker from then on, as an expired one is.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -23,6 +28,7 @@ from starlette.routing import Route
 from faucet_core.catalog import Catalog
 from faucet_core.errors import StoreError
 from faucet_core.store.audit import Outcome
+from faucet_core.store.revoked import is_revoked, revoke_session
 from faucet_dagster.console.forms import Form, FormError, read_form
 from faucet_dagster.console.render import error_page, page, redirect
 from faucet_dagster.console.session import (
@@ -34,9 +40,11 @@ from faucet_dagster.console.session import (
     safe_next,
     same_origin,
 )
+from faucet_dagster.console.throttle import SigninThrottle
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.auth import Principal, Role
 from faucet_dagster.server.guard import Guard, target_of
+from faucet_dagster.server.public import public_message
 
 __all__ = [
     "ConsoleContext",
@@ -73,6 +81,7 @@ class ConsoleContext:
     dagster_url: str | None
     max_body: int
     max_depth: int = 50
+    throttle: SigninThrottle = field(default_factory=SigninThrottle)
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,22 @@ def _here(request: Request) -> str:
     return path + (f"?{request.url.query}" if request.url.query else "")
 
 
+async def current_session(ctx: ConsoleContext, request: Request) -> Session | None:
+    """The request's session: signed, unexpired, its token still known, not signed out.
+    Raises :class:`StoreError` when the store cannot say whether it was signed out."""
+    session = ctx.sessions.check(request.cookies.get(COOKIE))
+    if session is None:
+        return None
+    if await run_in_threadpool(is_revoked, ctx.catalog.engine, session.sid):
+        return None
+    return session
+
+
+def _unavailable(exc: StoreError) -> Response:
+    _log.warning("cannot check a console session: %s", exc)
+    return error_page(503, "the store cannot be read, so no session can be checked: retry soon")
+
+
 def page_guard(ctx: ConsoleContext) -> Callable[..., Callable[[PageHandler], Endpoint]]:
     """``route(required, action)``: wraps a page handler with the checks above."""
     sessions = ctx.sessions
@@ -121,7 +146,10 @@ def page_guard(ctx: ConsoleContext) -> Callable[..., Callable[[PageHandler], End
 
         def wrap(handler: PageHandler) -> Endpoint:
             async def endpoint(request: Request) -> Response:
-                session = sessions.check(request.cookies.get(COOKIE))
+                try:
+                    session = await current_session(ctx, request)
+                except StoreError as exc:
+                    return _unavailable(exc)
                 if session is None:
                     if request.method != "GET":
                         return error_page(401, "your session has ended: sign in again")
@@ -176,7 +204,8 @@ def page_guard(ctx: ConsoleContext) -> Callable[..., Callable[[PageHandler], End
                     await ctx.gate.audit(
                         who, action, Outcome.ERROR, 503, target_of(request), error=str(exc)
                     )
-                    return error_page(503, str(exc), **visit.context())
+                    shown = public_message(exc, ctx.catalog.engine)
+                    return error_page(503, shown, **visit.context())
                 except Exception as exc:  # the last line: log, audit, a page without traceback
                     _log.exception("%s %s failed", request.method, request.url.path)
                     name = type(exc).__name__
@@ -214,9 +243,24 @@ def signin_routes(
 
     async def signin(request: Request) -> Response:
         if request.method == "GET":
-            if sessions.check(request.cookies.get(COOKIE)) is not None:
+            try:
+                signed_in = await current_session(ctx, request) is not None
+            except StoreError:
+                signed_in = False  # the form still shows; signing in checks the store again
+            if signed_in:
                 return redirect(safe_next(request.query_params.get("next")))
             return signin_form(request)
+        client = request.client.host if request.client else "-"
+        wait = ctx.throttle.retry_after(client, sessions.clock())
+        if wait is not None:
+            await ctx.gate.refusal(request, "ui.signin", 429)
+            limited = error_page(
+                429,
+                f"too many failed sign-ins from {client}: {ctx.throttle.limit} in "
+                f"{ctx.throttle.window:g} s is the most; try again in {wait} s",
+            )
+            limited.headers["retry-after"] = str(wait)
+            return limited
         if not same_origin(request.headers, request.url.scheme, request.headers.get("host", "")):
             await ctx.gate.refusal(request, "ui.signin", 403)
             return error_page(403, "the sign-in form was not sent from this server's own page")
@@ -225,12 +269,14 @@ def signin_routes(
         except FormError as exc:
             return error_page(exc.status, exc.message)
         if not sessions.signin_ok(request.cookies.get(SIGNIN_COOKIE), form.get("csrf") or None):
+            ctx.throttle.failed(client, sessions.clock())
             await ctx.gate.refusal(request, "ui.signin", 403)
             return signin_form(
                 request, 403, "the sign-in form had expired or was forged: sign in again"
             )
         found = sessions.sign_in(form.get("token").strip())
         if found is None:
+            ctx.throttle.failed(client, sessions.clock())
             await ctx.gate.refusal(request, "ui.signin", 401)
             return signin_form(
                 request,
@@ -247,7 +293,21 @@ def signin_routes(
         return response
 
     @route(Role.VIEWER, "ui.signout")
-    async def signout(request: Request, _visit: Visit) -> Response:
+    async def signout(request: Request, visit: Visit) -> Response:
+        session = visit.session
+        audit = {
+            "actor": session.principal.name,
+            "role": session.principal.role.value,
+            "action": "ui.signout",
+            "outcome": Outcome.OK,
+            "status": 303,
+            "target": "/ui/signout",
+        }
+        expires = dt.datetime.fromtimestamp(session.expires, dt.timezone.utc)
+        # a StoreError here is the guard's 503 page: the session then stays valid, say so
+        await run_in_threadpool(
+            revoke_session, ctx.catalog.engine, session.sid, expires, audit=audit
+        )
         response = redirect("/ui/signin")
         secure = request.url.scheme == "https"
         response.delete_cookie(COOKIE, path="/ui", samesite="strict", httponly=True, secure=secure)

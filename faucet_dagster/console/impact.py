@@ -23,6 +23,7 @@ from faucet_dagster.console.assets import AssetIndex
 from faucet_dagster.console.render import page
 from faucet_dagster.server.actions import plan_change, plan_json
 from faucet_dagster.server.auth import Role
+from faucet_dagster.server.public import public_message
 
 __all__ = ["SAMPLE_SUFFIXES", "impact_page"]
 
@@ -96,7 +97,7 @@ def impact_page(
                 raise
             except FaucetError as exc:
                 message = str(exc).replace(str(path), shown_name) if path else str(exc)
-                raise PageError(400, message) from None
+                raise PageError(400, public_message(message, catalog.engine)) from None
         report = plan_json(change)
         await ctx.gate.audit(
             visit.who,

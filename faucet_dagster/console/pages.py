@@ -53,6 +53,7 @@ from faucet_dagster.console.views import (
 )
 from faucet_dagster.server.actions import annotate_audited
 from faucet_dagster.server.auth import Role
+from faucet_dagster.server.public import public_message
 
 __all__ = ["AUDIT_PAGE", "DATASETS_PAGE", "ConsoleContext", "console_routes"]
 
@@ -80,13 +81,20 @@ def _checked(value: str, name: str, width: int, *, required: bool = True) -> str
     return value
 
 
+LAST_PAGE = 10**9
+"""What a ``?page=`` of more than nine digits stands for: a page past the last."""
+
+
 def _page_number(raw: str) -> int:
     """``?page=``: a page number from 1 (a number past the last page shows the last)."""
     if not raw:
         return 1
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) < 1:
+    digits = raw.lstrip("0")
+    if not (raw.isascii() and raw.isdigit()) or not digits:
         raise PageError(400, f"page: {raw[:20]!r} is not a page number (1, 2, ...)")
-    return int(raw)
+    # past any page a catalog has: the last page (read without turning 10,000 digits into
+    # a number)
+    return int(digits) if len(digits) <= 9 else LAST_PAGE
 
 
 def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
@@ -138,7 +146,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         try:
             detail = await run_in_threadpool(catalog.detail, ref)
         except CatalogError as exc:
-            raise PageError(404, str(exc)) from None
+            raise PageError(404, public_message(exc, catalog.engine)) from None
         index = await run_in_threadpool(assets)
         d = detail.dataset
         return page(
@@ -166,7 +174,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             )
         except CatalogError as exc:
             status = 404 if "no dataset" in str(exc) else 400
-            raise PageError(status, str(exc)) from None
+            raise PageError(status, public_message(exc, catalog.engine)) from None
         return redirect(f"/ui/datasets/{quote(detail.dataset.id, safe='')}")
 
     @route(Role.OPERATOR, "catalog.annotate")

@@ -46,6 +46,7 @@ _TITLES = {
     404: "Not found",
     405: "Method not allowed",
     413: "Too large",
+    429: "Too many attempts",
     500: "Server error",
     503: "Store unavailable",
 }

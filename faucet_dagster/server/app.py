@@ -62,6 +62,7 @@ from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datas
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.actions import annotate_audited, plan_change, plan_json
 from faucet_dagster.server.auth import Principal, Role, TokenTable
+from faucet_dagster.server.fields import field_error
 from faucet_dagster.server.guard import (
     BadRequest,
     Endpoint,
@@ -70,7 +71,10 @@ from faucet_dagster.server.guard import (
     error,
     http_error_handlers,
 )
+from faucet_dagster.server.headers import ResponseHeaders
 from faucet_dagster.server.lineage_app import ingest_endpoint
+from faucet_dagster.server.public import public_message
+from faucet_dagster.server.refs import AssetRefs
 
 __all__ = [
     "ENV_SERVE",
@@ -182,13 +186,8 @@ _MAX_REF = _width(catalog_datasets.c.uri)
 _LIMIT = re.compile(r"[0-9]{1,5}")
 
 
-def _field_error(exc: ValidationError) -> JSONResponse:
-    first = exc.errors()[0]
-    loc = ".".join(str(p) for p in first["loc"])
-    msg = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
-        msg = "unknown field"
-    field = loc or "body"
+def _field_error(model: type[BaseModel], exc: ValidationError) -> JSONResponse:
+    field, msg = field_error(model, exc)
     return _error(400, f"{field}: {msg}", field=field)
 
 
@@ -223,7 +222,7 @@ async def _read_json(request: Request, model: type[M]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise _BadRequest(_field_error(exc)) from None
+        raise _BadRequest(_field_error(model, exc)) from None
 
 
 def _dataset_ref(request: Request) -> str:
@@ -243,6 +242,7 @@ class _Server:
     catalog: Catalog
     tokens: TokenTable
     gate: Guard
+    refs: AssetRefs
 
     def guard(
         self, required: Role, action: str, *, ingest: bool = False, audited: bool = True
@@ -261,6 +261,10 @@ class _Server:
     ) -> None:
         await self.gate.audit(principal, action, outcome, status, target, **detail)
 
+    def public(self, exc: Exception) -> str:
+        """``exc``'s message without the store's location (:func:`public_message`)."""
+        return public_message(exc, self.store.engine)
+
 
 # -- the app -------------------------------------------------------------------------------
 def create_app(
@@ -275,10 +279,13 @@ def create_app(
     the web console at ``/ui/`` (its asset links point at ``dagster_url``, else
     ``$FAUCET_DAGSTER_URL``; none when neither is set)."""
     from faucet_dagster import console
+    from faucet_dagster.console.render import SECURITY_HEADERS
 
     store = ProfileStore(store_url or location.store_url())
     engine = store.engine
-    server = _Server(location, store, Catalog(engine), tokens, Guard(tokens, engine))
+    server = _Server(
+        location, store, Catalog(engine), tokens, Guard(tokens, engine), AssetRefs(location.defs)
+    )
     catalog = server.catalog
 
     @server.guard(Role.VIEWER, "plan")
@@ -289,9 +296,9 @@ def create_app(
             report = await run_in_threadpool(_plan, server, body)
         except StoreError as exc:
             await server.audit(who, "plan", Outcome.ERROR, 503, body.key, error=str(exc))
-            return _error(503, str(exc))
+            return _error(503, server.public(exc))
         except FaucetError as exc:
-            raise _BadRequest(_error(400, str(exc), field="select")) from None
+            raise _BadRequest(_error(400, server.public(exc), field="select")) from None
         await server.audit(
             who,
             "plan",
@@ -310,18 +317,18 @@ def create_app(
         try:
             found = await run_in_threadpool(catalog.datasets)
         except StoreError as exc:
-            return _error(503, str(exc))
+            return _error(503, server.public(exc))
         return JSONResponse({"datasets": [e.to_dict() for e in found]})
 
     @server.guard(Role.VIEWER, "catalog.show", audited=False)
     async def dataset(request: Request, _who: Principal) -> Response:
         ref = _dataset_ref(request)
         try:
-            detail = await run_in_threadpool(catalog.detail, ref)
+            detail = await run_in_threadpool(lambda: catalog.detail(_known_ref(server, ref)))
         except StoreError as exc:
-            return _error(503, str(exc))
+            return _error(503, server.public(exc))
         except CatalogError as exc:
-            return _error(404, str(exc))
+            return _error(404, server.public(exc))
         return Response(json.dumps(detail.to_dict(), default=str), media_type="application/json")
 
     @server.guard(Role.OPERATOR, "catalog.annotate")
@@ -332,9 +339,9 @@ def create_app(
             detail = await run_in_threadpool(_annotate, server, ref, body, who)
         except StoreError as exc:
             await server.audit(who, "catalog.annotate", Outcome.ERROR, 503, ref, error=str(exc))
-            return _error(503, str(exc))
+            return _error(503, server.public(exc))
         except CatalogError as exc:
-            raise _BadRequest(_error(404, str(exc))) from None
+            raise _BadRequest(_error(404, server.public(exc))) from None
         return Response(json.dumps(detail.to_dict(), default=str), media_type="application/json")
 
     lineage = ingest_endpoint(server.gate, catalog)
@@ -362,7 +369,7 @@ def create_app(
                 actor=found["actor"],
             )
         except StoreError as exc:
-            return _error(503, str(exc))
+            return _error(503, server.public(exc))
         return JSONResponse({"entries": [e.to_dict() for e in entries]})
 
     @server.guard(Role.VIEWER, "metrics", audited=False)
@@ -417,6 +424,7 @@ def create_app(
         lifespan=lifespan,
         exception_handlers=http_error_handlers(console.http_error_page),
     )
+    app.add_middleware(ResponseHeaders, console=SECURITY_HEADERS, prefix=console.PREFIX)
     app.state.store = store
     app.state.catalog = catalog
     return app
@@ -437,11 +445,37 @@ def _plan(server: _Server, body: PlanRequest) -> dict[str, Any]:
     return plan_json(change)
 
 
+def _known_ref(server: _Server, ref: str) -> str:
+    """``ref``, or for ``dagster://<key>`` of an asset whose dataset has another URI, that
+    URI (:class:`AssetRefs`). Raises :class:`CatalogError` when neither is in the catalog."""
+    try:
+        server.catalog.resolve(ref)
+        return ref
+    except CatalogError:
+        alias = server.refs.dataset_of(ref)
+        if alias is None:
+            raise
+    try:
+        server.catalog.resolve(alias)
+    except CatalogError:
+        raise CatalogError(
+            f"no dataset {ref!r} in the catalog: that asset writes the dataset {alias!r}, "
+            "which the catalog does not hold yet; `faucet catalog sync` records the code "
+            "location's assets"
+        ) from None
+    return alias
+
+
 def _annotate(server: _Server, ref: str, body: AnnotateRequest, who: Principal) -> DatasetDetail:
     """Annotate and audit in one transaction: both are written or neither."""
     consumers = [Consumer(c.name, c.kind, c.contact, tuple(c.columns)) for c in body.consumers]
     return annotate_audited(
-        server.catalog, ref, who, owners=body.owners, consumers=consumers, replace=body.replace
+        server.catalog,
+        _known_ref(server, ref),
+        who,
+        owners=body.owners,
+        consumers=consumers,
+        replace=body.replace,
     )
 
 

@@ -40,7 +40,10 @@ def test_annotate_by_uri(served: Served) -> None:
 def test_an_unknown_uri_is_a_json_404(served: Served) -> None:
     r = httpx.get(served.url + "/v1/catalog/datasets/s3://lake/nope", headers=auth("viewer"))
     assert r.status_code == 404
-    assert r.json()["error"].startswith("no dataset 's3://lake/nope' in the catalog ")
+    assert r.json() == {
+        "error": "no dataset 's3://lake/nope' in the catalog: `faucet catalog datasets` lists "
+        "the URIs it knows"
+    }
 
 
 @pytest.mark.parametrize(
