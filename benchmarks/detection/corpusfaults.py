@@ -135,6 +135,16 @@ def _shift(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) ->
     return _set(table, ctx.numeric, pc.add(col, delta))
 
 
+def _shift_values(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) -> pa.Table:
+    """+ 3 x the column's own standard deviation (the median over the baseline's days)."""
+    sds = [s for s in (pc.stddev(b[ctx.numeric], ddof=1).as_py() for b in base) if s]
+    delta = 3 * statistics.median(sds) if sds else 1.0
+    col = table[ctx.numeric]
+    if pa.types.is_integer(col.type):
+        return _set(table, ctx.numeric, pc.add(col, math.ceil(delta)))
+    return _set(table, ctx.numeric, pc.add(col, delta))
+
+
 def _new(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) -> pa.Table:
     col = table[ctx.categorical]
     new = pa.array([NEW_VALUE] * len(col), col.type)
@@ -205,6 +215,13 @@ CORPUS_FAULTS: tuple[CorpusFault, ...] = (
         "numeric",
         frozenset({"mean"}),
         _shift,
+    ),
+    CorpusFault(
+        "shift_3sd_values",
+        "the numeric column + 3 x its own standard deviation (the baseline days' median)",
+        "numeric",
+        frozenset({"mean"}),
+        _shift_values,
     ),
     CorpusFault(
         "row_loss_40", "40 % of the rows dropped", "table", frozenset({ROW_COUNT}), _row_loss
