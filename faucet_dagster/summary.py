@@ -81,9 +81,12 @@ def _plural(n: int, word: str) -> str:
 
 
 def _drift_head(outcome: ProfilingOutcome) -> str:
-    columns = len({f.column for f in outcome.findings})
+    columns = len({f.column for f in outcome.findings if not f.table_level})
+    parts = ["the row count"] if any(f.table_level for f in outcome.findings) else []
+    if columns:
+        parts.append(_plural(columns, "column"))
     return (
-        f"Drift in {_plural(columns, 'column')} against "
+        f"Drift in {' and '.join(parts)} against "
         f"{_plural(outcome.baseline_runs, 'baseline run')}"
     )
 

@@ -238,7 +238,8 @@ def _single(n: DriftNotification) -> list[Block]:
     partition = f.partition or n.partition
     if partition:
         fields.append(_field("Partition", _code(partition)))
-    fields += [_field("Column", _code(d.column)), _field("Metric", _code(d.metric.value))]
+    column = "(the table)" if d.table_level else _code(d.column)
+    fields += [_field("Column", column), _field("Metric", _code(d.metric.value))]
     fields += [_field(label, value) for label, value in _numbers(f)]
     position = f"finding {n.first_index + 1} of {n.total_findings}"
     return [

@@ -45,7 +45,9 @@ def test_an_empty_delivery_is_a_row_count_finding_even_while_warming_up(instance
     assert finding["message"] == (
         "row_count: the run wrote no records; each of 2 baseline runs wrote some (400 to 400)"
     )
-    assert "row count 0 (expected at least 400)" in (ev.description or "")
+    assert ev.description == (
+        "Drift in the row count against 2 baseline runs: row count 0 (expected at least 400)."
+    )
     with ProfileStore(sqlite_url) as store:
         (latest,) = store.history("orders", limit=1)
         assert latest.status is RunStatus.DRIFTED
