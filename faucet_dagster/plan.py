@@ -42,7 +42,13 @@ from faucet_core.impact import (
 )
 from faucet_dagster.dbt.manifest import dbt_node
 from faucet_dagster.dbt.plan import typed_like_observed
-from faucet_dagster.lineage.mapping import asset_dataset, asset_job, column_lineage_of, schema_of
+from faucet_dagster.lineage.mapping import (
+    asset_dataset,
+    asset_job,
+    column_lineage_of,
+    owners_of,
+    schema_of,
+)
 from faucet_dagster.lineage.record import dataset_of_key
 
 __all__ = [
@@ -198,7 +204,7 @@ def asset_owners(graph: Any) -> dict[str, tuple[str, ...]]:
     owners: dict[str, tuple[str, ...]] = {}
     for key in graph.get_all_asset_keys():
         node = graph.get(key)
-        declared = tuple(getattr(node, "owners", None) or ())
+        declared = owners_of(key, getattr(node, "owners", None), node.metadata)
         if declared:
             owners[asset_dataset(key, node.metadata, node.tags).id] = declared
     return owners

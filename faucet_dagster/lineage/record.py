@@ -33,6 +33,7 @@ from faucet_dagster.lineage.mapping import (
     asset_job,
     column_lineage_of,
     contract_of,
+    owners_of,
     schema_of,
 )
 
@@ -61,7 +62,7 @@ def _snapshot(node: Any) -> dict[str, Any]:
     config: dict[str, Any] = {
         "asset": node.key.to_user_string(),
         "deps": sorted(k.to_user_string() for k in node.parent_keys),
-        "owners": list(node.owners),
+        "owners": list(owners_of(node.key, node.owners, node.metadata)),
         "group": node.group_name,
     }
     if node.code_version:
@@ -94,7 +95,7 @@ def asset_run_record(
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
         schema=schema_of(pick(_SCHEMA)) if with_schema else None,
-        owners=tuple(node.owners),  # the code set: none declared clears it
+        owners=owners_of(key, node.owners, definition),  # the code's: none clears it
         column_lineage=column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k)),
     )
     return RunRecord(
