@@ -58,9 +58,8 @@ def _ts(value: Any) -> str:
 def _cmd_sync(args: argparse.Namespace) -> int:
     from faucet_dagster.lineage import sync_definitions
 
-    location = location_of(args)
-    if location is None:
-        raise ConfigError("faucet catalog sync needs a code location: -m MODULE or -f FILE")
+    location = location_of(args, needed_by="faucet catalog sync")
+    assert location is not None
     resource: Any = (location.defs.resources or {}).get("faucet")
     config = resource.catalog_config() if hasattr(resource, "catalog_config") else None
     with open_catalog(args, location, writes=True) as catalog:
