@@ -70,9 +70,11 @@ def _cmd_sync(args: argparse.Namespace) -> int:
             )
             return 0
         s = result.summary
+        why = result.why_no_edges()
         print(
             f"synced {result.assets} asset(s) from {location.name} into {catalog.url}: "
             f"{s.datasets} dataset(s) ({s.new_datasets} new), {s.edges} edge(s) written"
+            + (f": {why}" if why else "")
         )
     return 0
 

@@ -79,6 +79,7 @@ def asset_run_record(
     metadata: Mapping[str, Any] | None = None,
     state: RunState = RunState.COMPLETE,
     with_schema: bool = True,
+    declares_lineage: bool = False,
 ) -> RunRecord:
     """One asset's run as a :class:`RunRecord`: its deps are the inputs, its dataset the
     output with schema, owners and column lineage (the materialization's metadata wins
@@ -109,6 +110,7 @@ def asset_run_record(
         contract=contract_of(key, definition),
         config=_snapshot(node),
         replace_inputs=True,
+        declares_lineage=declares_lineage,
     )
 
 
@@ -118,9 +120,33 @@ class SyncSummary:
 
     assets: int
     summary: RecordSummary
+    dependencies: int = 0
+    """Dependencies between the location's assets (each one an edge)."""
+    declared_lineage: int = 0
+    """Of those, the ones the child's ``dagster/column_lineage`` gives column lineage."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"assets": self.assets, **self.summary.to_dict()}
+        return {
+            "assets": self.assets,
+            **self.summary.to_dict(),
+            "dependencies": self.dependencies,
+            "declared_lineage": self.declared_lineage,
+        }
+
+    def why_no_edges(self) -> str | None:
+        """Why the sync wrote no edge (None when it wrote some)."""
+        if self.summary.edges:
+            return None
+        if not self.dependencies:
+            return (
+                "the location's assets declare no dependencies on one another (deps=, "
+                "AssetIn), so there is no edge to record"
+            )
+        return (
+            f"every dependency it declares ({self.dependencies}) is in the catalog already, "
+            f"with the column lineage the code declares ({self.declared_lineage} with "
+            "dagster/column_lineage; the others keep what their last run recorded)"
+        )
 
 
 def sync_definitions(
@@ -129,7 +155,9 @@ def sync_definitions(
     """Record every asset of ``defs``: datasets, deps as edges (created, never overriding a
     run's column lineage; deps no longer declared are dropped), owners, contracts (dbt's
     enforced ones too), dbt exposures as consumers, and the definition's
-    ``dagster/column_schema`` for datasets no run has observed yet."""
+    ``dagster/column_schema`` for datasets no run has observed yet. A declared
+    ``dagster/column_lineage`` takes effect now: it replaces the column lineage a run
+    recorded on the same edge (the next run records its own again)."""
     graph = defs.resolve_asset_graph()
     known = {e.id for e in catalog.datasets() if e.schema is not None}
     now = dt.datetime.now(dt.timezone.utc)
@@ -138,13 +166,26 @@ def sync_definitions(
         node = graph.get(key)
         dataset = asset_dataset(key, node.metadata, node.tags)
         records.append(
-            asset_run_record(graph, key, run_id=None, when=now, with_schema=dataset.id not in known)
+            asset_run_record(
+                graph,
+                key,
+                run_id=None,
+                when=now,
+                with_schema=dataset.id not in known,
+                declares_lineage=True,
+            )
         )
     summary = catalog.record(records)
+    outputs = [o for r in records for o in r.outputs]
+    dependencies = sum(len(r.inputs) for r in records)
+    declared = sum(
+        len({ref.dataset.id for refs in (o.column_lineage or {}).values() for ref in refs})
+        for o in outputs
+    )
     config = with_exposures(config or CatalogConfig(), graph, graph.get_all_asset_keys())
     if config.datasets:
         catalog.apply_config(config)
-    return SyncSummary(len(records), summary)
+    return SyncSummary(len(records), summary, dependencies, declared)
 
 
 def _catalog_for(resource: Any, store: Any) -> tuple[Catalog, CatalogConfig]:
