@@ -25,7 +25,7 @@ SHORT_TOP = 4
 
 
 def _top(col: ColumnProfile, *, every: bool) -> str:
-    kept = col.top_values or []
+    kept = list(col.top_values or ())
     shown = kept if every else kept[:SHORT_TOP]
     text = ", ".join(f"{_value(t.value)} {fmt_rate(t.share)}" for t in shown)
     rest = kept[len(shown) :]
