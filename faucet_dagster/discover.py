@@ -6,6 +6,8 @@ CLI does, in the working directory:
    ``<root_module>.definitions`` (read by Dagster's own parser of that file);
 2. ``workspace.yaml``: one ``load_from`` entry, ``python_module`` or ``python_file``.
 
+A module of a ``src/`` layout is imported from ``src``.
+
 Nothing found is ``None`` (a command that needs a location says how to give one); a
 file that names several locations, or one faucet cannot load, is an error naming it.
 """
@@ -121,6 +123,15 @@ def _from_workspace(path: Path) -> Discovered:
     return _entry(entries[0], path.parent)
 
 
+def _src_layout(found: Discovered, here: Path) -> Discovered:
+    """A module of a ``src/`` layout (``src/<package>``, not beside pyproject.toml) is
+    imported from ``src``, as an editable install of the project would."""
+    package = (found.module or "").split(".")[0]
+    if package and not (here / package).exists() and (here / "src" / package).is_dir():
+        return Discovered(found.module, None, found.source, str(here / "src"))
+    return found
+
+
 def discover_location(folder: str | None = None) -> Discovered | None:
     """The code location the project files in ``folder`` (default: the working directory)
     name, or None."""
@@ -129,7 +140,7 @@ def discover_location(folder: str | None = None) -> Discovered | None:
     if pyproject.is_file():
         found = _from_pyproject(pyproject)
         if found is not None:
-            return found
+            return _src_layout(found, here)
     workspace = here / "workspace.yaml"
     if workspace.is_file():
         return _from_workspace(workspace)
