@@ -68,8 +68,17 @@ class CodeLocation:
         return found
 
 
-def load_code_location(module: str | None = None, file: str | None = None) -> CodeLocation:
-    """Import a module or file and find its ``Definitions`` (or ``@dg.definitions`` function)."""
+def load_code_location(
+    module: str | None = None,
+    file: str | None = None,
+    *,
+    working_directory: str | None = None,
+    source: str | None = None,
+) -> CodeLocation:
+    """Import a module or file and find its ``Definitions`` (or ``@dg.definitions`` function).
+
+    ``working_directory`` (default: the working directory) goes on ``sys.path``; ``source``
+    names the project file that named the location (errors say so)."""
     from dagster._core.workspace.autodiscovery import (
         loadable_targets_from_python_file,
         loadable_targets_from_python_module,
@@ -79,7 +88,7 @@ def load_code_location(module: str | None = None, file: str | None = None) -> Co
         raise ConfigError("give exactly one code location: -m MODULE or -f FILE")
     warnings.filterwarnings("ignore", category=dg.BetaWarning)  # Dagster's own component loading
     warnings.filterwarnings("ignore", category=dg.PreviewWarning)
-    cwd = os.getcwd()
+    cwd = working_directory or os.getcwd()
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
     try:
@@ -94,6 +103,8 @@ def load_code_location(module: str | None = None, file: str | None = None) -> Co
         raise
     except Exception as exc:
         where = f"-m {module}" if module else f"-f {file}"
+        if source:
+            where = f"{where} (from {source})"
         raise CodeLocationError(
             f"cannot load the code location {where}: {type(exc).__name__}: {exc}"
         ) from None

@@ -33,6 +33,7 @@ from faucet_core.impact import (
     ChangeImpact,
     ImpactReport,
     NoRecordedRunError,
+    PlannedFrom,
     PlannedSchema,
     from_declared,
     from_lineage,
@@ -42,8 +43,15 @@ from faucet_core.impact import (
 )
 from faucet_dagster.dbt.manifest import dbt_node
 from faucet_dagster.dbt.plan import typed_like_observed
-from faucet_dagster.lineage.mapping import asset_dataset, asset_job, column_lineage_of, schema_of
+from faucet_dagster.lineage.mapping import (
+    asset_dataset,
+    asset_job,
+    column_lineage_of,
+    owners_of,
+    schema_of,
+)
 from faucet_dagster.lineage.record import dataset_of_key
+from faucet_dagster.typeschema import type_schema_of, typed_like_profile
 
 __all__ = [
     "DROPS_KEY",
@@ -153,7 +161,8 @@ def plan_asset_impact(
 ) -> ImpactReport:
     """The impact report of shipping the current code of ``asset`` (``a/b`` key string):
     the planned schema from ``sample`` (a .jsonl/.csv/.parquet of what it would now write),
-    else its declared column schema, else its column lineage, else unknown."""
+    else its declared column schema, else its Dagster type's table schema (dagster-pandera),
+    else its column lineage, else unknown."""
     graph = defs.resolve_asset_graph()
     key = dg.AssetKey.from_user_string(asset)
     if not graph.has(key):
@@ -166,6 +175,7 @@ def plan_asset_impact(
     dataset = asset_dataset(key, metadata, node.tags)
     planned: PlannedSchema
     declared = schema_of(metadata.get(_SCHEMA))
+    typed = type_schema_of(node) if declared is None else None
     lineage = column_lineage_of(metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
     if sample is not None:
         planned = from_sample_file(sample)
@@ -173,6 +183,10 @@ def plan_asset_impact(
         if dbt_node(metadata) is not None:
             declared = typed_like_observed(declared, _observed_schema(catalog, dataset.uri))
         planned = from_declared(declared)
+    elif typed is not None:
+        fields = typed_like_profile(typed, _observed_schema(catalog, dataset.uri))
+        note = f"planned from the table schema of the asset's Dagster type (no {_SCHEMA})"
+        planned = PlannedSchema(PlannedFrom.DECLARED, fields, (note,))
     elif lineage is not None:
         origins = {o: [(r.dataset.uri, r.field) for r in refs] for o, refs in lineage.items()}
         uris = {uri for refs in origins.values() for uri, _ in refs}
@@ -198,7 +212,7 @@ def asset_owners(graph: Any) -> dict[str, tuple[str, ...]]:
     owners: dict[str, tuple[str, ...]] = {}
     for key in graph.get_all_asset_keys():
         node = graph.get(key)
-        declared = tuple(getattr(node, "owners", None) or ())
+        declared = owners_of(key, getattr(node, "owners", None), node.metadata)
         if declared:
             owners[asset_dataset(key, node.metadata, node.tags).id] = declared
     return owners

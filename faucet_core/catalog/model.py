@@ -256,6 +256,9 @@ class RunRecord:
     names, to each output), schemas and owners; other states record the run only.
     ``replace_inputs``: the record names every input of its outputs (a Dagster asset's
     deps), so edges into those outputs from other sources, by the same job, are dropped.
+    ``declares_lineage``: a record without a run whose column lineage is what the code
+    declares now (``faucet catalog sync``): on an edge a run recorded, that lineage
+    replaces the edge's (its run and time stay); an edge the code gives none keeps its own.
     """
 
     job: JobRef
@@ -268,6 +271,7 @@ class RunRecord:
     contract: Contract | None = None
     config: Mapping[str, Any] | None = None
     replace_inputs: bool = False
+    declares_lineage: bool = False
 
 
 class OwnerSource(str, Enum):

@@ -17,7 +17,14 @@ from typing import Any
 from sqlalchemy import Connection, and_, bindparam, delete, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from faucet_core.catalog.codec import config_digest, dumps, encode_lineage, encode_schema, utc
+from faucet_core.catalog.codec import (
+    config_digest,
+    decode_lineage,
+    dumps,
+    encode_lineage,
+    encode_schema,
+    utc,
+)
 from faucet_core.catalog.model import (
     ColumnInput,
     ColumnLineage,
@@ -228,6 +235,8 @@ class _EdgeWrite:
     run_id: str | None
     event_time: dt.datetime
     lineage: ColumnLineage | None
+    declared: bool = False
+    """The lineage is what the code declares now (see ``RunRecord.declares_lineage``)."""
 
 
 def _edges_of(rec: RunRecord) -> Iterator[_EdgeWrite]:
@@ -240,7 +249,9 @@ def _edges_of(rec: RunRecord) -> Iterator[_EdgeWrite]:
         for source in sources:
             if source == sink:
                 continue  # a job that reads and rewrites its own output adds no edge
-            yield _EdgeWrite(source, sink, rec.job, rec.run_id, when, by_source.get(source))
+            lineage = by_source.get(source)
+            declared = rec.declares_lineage and rec.run_id is None and lineage is not None
+            yield _EdgeWrite(source, sink, rec.job, rec.run_id, when, lineage, declared)
 
 
 def _sorted(inputs: set[ColumnInput]) -> tuple[ColumnInput, ...]:
@@ -316,13 +327,20 @@ def _edges(conn: Connection, records: Sequence[RunRecord]) -> int:
     for part in chunks(sinks):  # by sink (indexed), then matched on the whole key
         for row in conn.execute(
             select(
-                t.id, t.source_id, t.sink_id, t.job_namespace, t.job_name, t.run_id, t.event_time
+                t.id,
+                t.source_id,
+                t.sink_id,
+                t.job_namespace,
+                t.job_name,
+                t.run_id,
+                t.event_time,
+                t.column_lineage,
             ).where(t.sink_id.in_(part))
         ):
             key = (row.source_id, row.sink_id, row.job_namespace, row.job_name)
             if key in latest:
                 existing[key] = row
-    inserts, updates = [], []
+    inserts, updates, relineage = [], [], []
     for key, edge in latest.items():
         values = {
             "run_id": edge.run_id,
@@ -342,7 +360,16 @@ def _edges(conn: Connection, records: Sequence[RunRecord]) -> int:
             )
         elif _newer(edge, old.run_id, utc(old.event_time)):
             updates.append({"edge_pk": old.id, **values})
+        elif edge.declared and edge.lineage != decode_lineage(old.column_lineage, "an edge"):
+            relineage.append({"edge_pk": old.id, "column_lineage": values["column_lineage"]})
     insert_rows(conn, catalog_edges, inserts)
+    if relineage:  # the code's declared column lineage on an edge a run recorded
+        conn.execute(
+            update(catalog_edges)
+            .where(t.id == bindparam("edge_pk"))
+            .values(column_lineage=bindparam("column_lineage")),
+            relineage,
+        )
     if updates:
         conn.execute(
             update(catalog_edges)
@@ -354,7 +381,7 @@ def _edges(conn: Connection, records: Sequence[RunRecord]) -> int:
             ),
             updates,
         )
-    return len(inserts) + len(updates)
+    return len(inserts) + len(updates) + len(relineage)
 
 
 def _observations(conn: Connection, records: Sequence[RunRecord], now: dt.datetime) -> None:

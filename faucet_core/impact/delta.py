@@ -18,6 +18,7 @@ def schema_delta(
     *,
     renames: Mapping[str, str] | None = None,
     drops: Sequence[str] = (),
+    dialect: str | None = None,
 ) -> tuple[tuple[ColumnChange, ...], tuple[str, ...]]:
     """The delta from ``current`` (the catalog's last observed schema) to ``planned``, and
     notes on what it could not judge.
@@ -28,6 +29,9 @@ def schema_delta(
     only when it is in ``drops`` or renamed away, otherwise it is named in the notes. A
     type the current schema already allows is not a retype: a sample's values are compared
     by their stated type and, failing that, by what they show (their JSON type and range).
+    Types compare by meaning (``dialect``: the warehouse's, for SQL spellings; see
+    :mod:`faucet_core.impact.types`). A current column the plan does not cover (column
+    lineage that does not mention it) is unknown: named in the notes, never removed.
     """
     renames = dict(renames or {})
     sample = planned.source is PlannedFrom.SAMPLE
@@ -41,11 +45,17 @@ def schema_delta(
     changes: list[ColumnChange] = []
     notes: list[str] = []
     renamed_to: set[str] = set()
+    uncovered = []
     for name, before in old.items():
         target = renames.get(name)
+        covered = planned.covers is None or name in planned.covers
+        if not covered and target is None and name not in drops:
+            uncovered.append(name)
+            continue
         if name in valued:
             after = valued[name]
-            direction = _direction(before, after, planned.observed.get(name), sample=sample)
+            seen = planned.observed.get(name)
+            direction = _direction(before, after, seen, sample=sample, dialect=dialect)
             if direction.breaking and untyped and _json_cannot_say(before, after):
                 notes.append(
                     f"{name}: JSON has no {before} type, so the sample's strings are not "
@@ -76,13 +86,26 @@ def schema_delta(
     for name, after in new.items():
         if name not in old and name not in renamed_to:
             changes.append(ColumnChange(name, ChangeKind.ADDED, None, after, Severity.ADDITIVE))
+    if uncovered:
+        notes.append(
+            f"{', '.join(sorted(uncovered))}: the declared column lineage does not mention "
+            f"{'it' if len(uncovered) == 1 else 'them'}, so what the asset now writes there is "
+            "unknown; left out of the delta (declare the column schema, or the column in "
+            "dagster/column_lineage, to plan it)"
+        )
     return tuple(sorted(changes, key=lambda c: c.column)), tuple(notes)
 
 
 def _direction(
-    before: str | None, after: str | None, seen: Observed | None, *, sample: bool
+    before: str | None,
+    after: str | None,
+    seen: Observed | None,
+    *,
+    sample: bool,
+    dialect: str | None = None,
 ) -> TypeChange:
-    direction = compare_types(before, after, sample=sample, values=seen.values if seen else None)
+    values = seen.values if seen else None
+    direction = compare_types(before, after, sample=sample, values=values, dialect=dialect)
     if not sample or seen is None or direction in (TypeChange.SAME, TypeChange.UNKNOWN):
         return direction
     # a type the current one does not hold, with values it does (a Parquet timestamp the
@@ -91,7 +114,8 @@ def _direction(
     for other in (seen.json_type, seen.inferred):
         if not other or other == after:
             continue
-        if compare_types(before, other, sample=True, values=seen.values) is TypeChange.SAME:
+        again = compare_types(before, other, sample=True, values=seen.values, dialect=dialect)
+        if again is TypeChange.SAME:
             return TypeChange.SAME
     return direction
 

@@ -20,6 +20,7 @@ from faucet_core.impact.report import (
     PlannedFrom,
     Severity,
 )
+from faucet_core.impact.sqltypes import dialect_of
 from faucet_core.impact.store import (
     RawEdge,
     consumers_of,
@@ -126,7 +127,10 @@ def plan_impact(
             )
             planned = PlannedSchema(PlannedFrom.UNKNOWN, None, planned.notes)
         else:
-            delta, more = schema_delta(entry.schema, planned, renames=renames, drops=drops)
+            dialect = dialect_of(entry.uri)
+            delta, more = schema_delta(
+                entry.schema, planned, renames=renames, drops=drops, dialect=dialect
+            )
             notes.extend(more)
 
         def load(frontier: Sequence[str]) -> list[RawEdge]:

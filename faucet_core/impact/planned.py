@@ -50,6 +50,10 @@ class PlannedSchema:
     notes: tuple[str, ...] = ()
     rule: SampleRule | None = None
     observed: Mapping[str, Observed] = field(default_factory=dict)
+    covers: frozenset[str] | None = None
+    """The columns the plan speaks for; None: every column (a declared schema or a sample
+    states them all). Column lineage speaks only for the columns it names: a current
+    column it does not mention (an ``index``, a ``loaded_at``) is unknown, not removed."""
 
     def types(self) -> dict[str, str | None]:
         return {f.name: f.type for f in self.columns or ()}
@@ -84,7 +88,7 @@ def from_lineage(
     ``upstream`` maps each origin dataset (URI) to its last observed schema. An output whose
     single origin column is gone upstream is dropped from the plan (the change flows); one
     with several origins, or an origin whose dataset has no observed schema, is planned
-    with an unknown type.
+    with an unknown type. The plan covers only the outputs ``lineage`` names.
     """
     fields, notes = [], []
     for out, origins in sorted(lineage.items()):
@@ -103,4 +107,6 @@ def from_lineage(
             notes.append(f"{out}: its origin {dataset} {column} is no longer observed upstream")
             continue
         fields.append(SchemaField(out, types[column]))
-    return PlannedSchema(PlannedFrom.LINEAGE, tuple(fields), tuple(notes))
+    return PlannedSchema(
+        PlannedFrom.LINEAGE, tuple(fields), tuple(notes), covers=frozenset(lineage)
+    )

@@ -58,9 +58,8 @@ def _ts(value: Any) -> str:
 def _cmd_sync(args: argparse.Namespace) -> int:
     from faucet_dagster.lineage import sync_definitions
 
-    location = location_of(args)
-    if location is None:
-        raise ConfigError("faucet catalog sync needs a code location: -m MODULE or -f FILE")
+    location = location_of(args, needed_by="faucet catalog sync")
+    assert location is not None
     resource: Any = (location.defs.resources or {}).get("faucet")
     config = resource.catalog_config() if hasattr(resource, "catalog_config") else None
     with open_catalog(args, location, writes=True) as catalog:
@@ -71,9 +70,11 @@ def _cmd_sync(args: argparse.Namespace) -> int:
             )
             return 0
         s = result.summary
+        why = result.why_no_edges()
         print(
             f"synced {result.assets} asset(s) from {location.name} into {catalog.url}: "
             f"{s.datasets} dataset(s) ({s.new_datasets} new), {s.edges} edge(s) written"
+            + (f": {why}" if why else "")
         )
     return 0
 

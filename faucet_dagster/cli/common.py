@@ -6,16 +6,23 @@ import argparse
 import sys
 from pathlib import Path
 
+from faucet_core.errors import ConfigError
 from faucet_core.store import ProfileStore, default_store_url
 from faucet_core.store.url import shown_url
+from faucet_dagster.discover import FOUND_NOWHERE, discover_location
 from faucet_dagster.location import CodeLocation, load_code_location
 
 __all__ = ["add_location_args", "announce_new_store", "location_of", "open_store"]
 
 
-def add_location_args(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
-    group = parser.add_mutually_exclusive_group(required=required)
-    group.add_argument("-m", "--module-name", dest="module", help="Dagster code location module")
+def add_location_args(parser: argparse.ArgumentParser) -> None:
+    """``-m`` / ``-f``; with neither, the location the working directory's pyproject.toml
+    or workspace.yaml names (as the dagster CLI finds it)."""
+    group = parser.add_mutually_exclusive_group()
+    where = " (default: from pyproject.toml or workspace.yaml, as the dagster CLI finds it)"
+    group.add_argument(
+        "-m", "--module-name", dest="module", help="Dagster code location module" + where
+    )
     group.add_argument("-f", "--python-file", dest="file", help="Dagster code location file")
     parser.add_argument(
         "--store",
@@ -24,9 +31,22 @@ def add_location_args(parser: argparse.ArgumentParser, *, required: bool = False
     )
 
 
-def location_of(args: argparse.Namespace) -> CodeLocation | None:
+def location_of(args: argparse.Namespace, *, needed_by: str | None = None) -> CodeLocation | None:
+    """The location ``-m`` / ``-f`` give, else the one the working directory's project
+    files name, else None; ``needed_by`` (a command) makes None an error saying how to
+    give one."""
     if getattr(args, "module", None) or getattr(args, "file", None):
         return load_code_location(args.module, args.file)
+    found = discover_location()
+    if found is not None:
+        return load_code_location(
+            found.module,
+            found.file,
+            working_directory=found.working_directory,
+            source=found.source,
+        )
+    if needed_by:
+        raise ConfigError(f"{needed_by} needs a code location: {FOUND_NOWHERE}")
     return None
 
 

@@ -21,7 +21,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(prof.to_dict(sketches=False), indent=2, default=str, allow_nan=False))
     else:
-        print(render_profile(prof, title=args.path))
+        print(render_profile(prof, title=args.path, every_value=True))
     return 0
 
 

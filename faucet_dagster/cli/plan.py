@@ -50,9 +50,8 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     if args.json and args.format not in ("text", "json"):
         raise ConfigError(f"--json and --format {args.format} disagree: give one of them")
-    location = location_of(args)
-    if location is None:
-        raise ConfigError("faucet plan --impact needs a code location: -m MODULE or -f FILE")
+    location = location_of(args, needed_by="faucet plan --impact")
+    assert location is not None
     with open_catalog(args, location) as catalog:
         change = plan_change_impact(
             catalog, location.defs, args.select, sample=args.sample, depth=args.depth
@@ -65,7 +64,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 def add_plan_parser(sub: Any) -> None:
     p = sub.add_parser("plan", help="change impact: who breaks if this change ships")
-    add_location_args(p, required=True)
+    add_location_args(p)
     p.add_argument("--impact", action="store_true", help="report the change's impact")
     p.add_argument(
         "--select",

@@ -7,7 +7,7 @@ import json
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.profile import ColumnProfile, TableProfile
 
-__all__ = ["render_column", "render_profile"]
+__all__ = ["SHORT_TOP", "render_column", "render_profile"]
 
 
 def _num(value: float) -> str:
@@ -20,7 +20,24 @@ def _value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def render_column(col: ColumnProfile, *, full: bool = False) -> str:
+SHORT_TOP = 4
+"""Top values a compact view lists; the rest are counted (``… and N more``)."""
+
+
+def _top(col: ColumnProfile, *, every: bool) -> str:
+    kept = list(col.top_values or ())
+    shown = kept if every else kept[:SHORT_TOP]
+    text = ", ".join(f"{_value(t.value)} {fmt_rate(t.share)}" for t in shown)
+    rest = kept[len(shown) :]
+    if rest:
+        share = fmt_rate(sum(t.share for t in rest))
+        text += f", … and {len(rest)} more ({share} of the rows; --full lists them)"
+    return text
+
+
+def render_column(col: ColumnProfile, *, full: bool = False, every_value: bool = False) -> str:
+    """One column; ``full``: every statistic; ``every_value``: every top value the profile
+    kept (else the first few and how many more there are)."""
     types = " ".join(f"{t}:{_num(n)}" for t, n in col.types.items() if t != "null")
     distinct = max(0, min(col.distinct, col.row_count - col.null_count))  # a sketch overshoots
     parts = [
@@ -40,8 +57,7 @@ def render_column(col: ColumnProfile, *, full: bool = False) -> str:
         parts.append(f"len {_num(s.len_min)}..{_num(s.len_max)} (mean {_num(s.len_mean)})")
     line = " ".join(parts)
     if col.top_values:
-        shown = col.top_values if full else col.top_values[:4]
-        line += "\n      top " + ", ".join(f"{_value(t.value)} {fmt_rate(t.share)}" for t in shown)
+        line += "\n      top " + _top(col, every=full or every_value)
     elif col.classified:
         line += f"\n      values withheld (classified: {', '.join(col.classified)})"
     elif col.high_cardinality:
@@ -49,10 +65,14 @@ def render_column(col: ColumnProfile, *, full: bool = False) -> str:
     return line
 
 
-def render_profile(prof: TableProfile, *, title: str = "", full: bool = False) -> str:
+def render_profile(
+    prof: TableProfile, *, title: str = "", full: bool = False, every_value: bool = False
+) -> str:
     head = f"{_num(prof.row_count)} row(s), {len(prof.columns)} column(s)"
     if prof.skipped_columns:
         head += f", {prof.skipped_columns} skipped (max_columns)"
     lines = [f"{title}: {head}" if title else head, "columns:"]
-    lines.extend(render_column(c, full=full) for c in prof.columns.values())
+    lines.extend(
+        render_column(c, full=full, every_value=every_value) for c in prof.columns.values()
+    )
     return "\n".join(lines)

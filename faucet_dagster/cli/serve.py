@@ -20,9 +20,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from faucet_dagster.server import create_app, load_tokens
 
-    location = location_of(args)
-    if location is None:
-        raise ConfigError("faucet serve needs a code location: -m MODULE or -f FILE")
+    location = location_of(args, needed_by="faucet serve")
+    assert location is not None
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     proxies = proxy_options(args)
@@ -103,7 +102,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 def add_serve_parsers(sub: Any) -> None:
     """``faucet serve`` and ``faucet audit``."""
     s = sub.add_parser("serve", help="the HTTP API: plan, catalog, lineage, metrics")
-    add_location_args(s, required=True)
+    add_location_args(s)
     s.add_argument("--host", default="127.0.0.1", help="address to listen on")
     s.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
     s.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1)")

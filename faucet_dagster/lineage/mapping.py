@@ -32,6 +32,7 @@ __all__ = [
     "asset_job",
     "column_lineage_of",
     "contract_of",
+    "owners_of",
     "schema_of",
     "unwrap",
 ]
@@ -39,6 +40,9 @@ __all__ = [
 DATASET_KEY = "faucet/dataset"
 URI_KEY = "dagster/uri"
 CONTRACT_KEY = "faucet/contract"
+OWNER_KEY = "owner"
+"""Definition metadata naming an asset's owner (``metadata={"owner": "data-eng"}``, as
+Dagster's own examples write it): a string or a list of strings."""
 DAGSTER_NAMESPACE = "dagster"
 _TABLE_KEYS = ("dagster/table_name", "dagster/relation_identifier")
 _KIND_KEY = "dagster/storage_kind"
@@ -84,6 +88,24 @@ def asset_dataset(
             kind = unwrap(md.get(_KIND_KEY)) or (tags or {}).get(_KIND_KEY) or "table"
             return DatasetRef(str(kind).strip().lower(), table.strip())
     return DatasetRef(DAGSTER_NAMESPACE, key.to_user_string())
+
+
+def owners_of(key: dg.AssetKey, owners: Any, metadata: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """An asset's owners: its ``owners=`` and the ``owner`` of its definition metadata, in
+    that order, each once."""
+    raw = unwrap((metadata or {}).get(OWNER_KEY))
+    if raw is None:
+        extra: list[str] = []
+    elif isinstance(raw, str) and raw.strip():
+        extra = [raw.strip()]
+    elif isinstance(raw, (list, tuple)) and all(isinstance(o, str) and o.strip() for o in raw):
+        extra = [o.strip() for o in raw]
+    else:
+        raise ConfigError(
+            f"asset {key.to_user_string()}: metadata {OWNER_KEY} is {raw!r}: give an owner "
+            'name or a list of them, e.g. "data-eng" or ["alice@example.com", "team:data"]'
+        )
+    return tuple(dict.fromkeys([*(owners or ()), *extra]))
 
 
 def schema_of(value: Any) -> tuple[SchemaField, ...] | None:

@@ -33,6 +33,7 @@ from faucet_dagster.lineage.mapping import (
     asset_job,
     column_lineage_of,
     contract_of,
+    owners_of,
     schema_of,
 )
 
@@ -61,7 +62,7 @@ def _snapshot(node: Any) -> dict[str, Any]:
     config: dict[str, Any] = {
         "asset": node.key.to_user_string(),
         "deps": sorted(k.to_user_string() for k in node.parent_keys),
-        "owners": list(node.owners),
+        "owners": list(owners_of(node.key, node.owners, node.metadata)),
         "group": node.group_name,
     }
     if node.code_version:
@@ -78,6 +79,7 @@ def asset_run_record(
     metadata: Mapping[str, Any] | None = None,
     state: RunState = RunState.COMPLETE,
     with_schema: bool = True,
+    declares_lineage: bool = False,
 ) -> RunRecord:
     """One asset's run as a :class:`RunRecord`: its deps are the inputs, its dataset the
     output with schema, owners and column lineage (the materialization's metadata wins
@@ -94,7 +96,7 @@ def asset_run_record(
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
         schema=schema_of(pick(_SCHEMA)) if with_schema else None,
-        owners=tuple(node.owners),  # the code set: none declared clears it
+        owners=owners_of(key, node.owners, definition),  # the code's: none clears it
         column_lineage=column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k)),
     )
     return RunRecord(
@@ -108,6 +110,7 @@ def asset_run_record(
         contract=contract_of(key, definition),
         config=_snapshot(node),
         replace_inputs=True,
+        declares_lineage=declares_lineage,
     )
 
 
@@ -117,9 +120,33 @@ class SyncSummary:
 
     assets: int
     summary: RecordSummary
+    dependencies: int = 0
+    """Dependencies between the location's assets (each one an edge)."""
+    declared_lineage: int = 0
+    """Of those, the ones the child's ``dagster/column_lineage`` gives column lineage."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"assets": self.assets, **self.summary.to_dict()}
+        return {
+            "assets": self.assets,
+            **self.summary.to_dict(),
+            "dependencies": self.dependencies,
+            "declared_lineage": self.declared_lineage,
+        }
+
+    def why_no_edges(self) -> str | None:
+        """Why the sync wrote no edge (None when it wrote some)."""
+        if self.summary.edges:
+            return None
+        if not self.dependencies:
+            return (
+                "the location's assets declare no dependencies on one another (deps=, "
+                "AssetIn), so there is no edge to record"
+            )
+        return (
+            f"every dependency it declares ({self.dependencies}) is in the catalog already, "
+            f"with the column lineage the code declares ({self.declared_lineage} with "
+            "dagster/column_lineage; the others keep what their last run recorded)"
+        )
 
 
 def sync_definitions(
@@ -128,7 +155,9 @@ def sync_definitions(
     """Record every asset of ``defs``: datasets, deps as edges (created, never overriding a
     run's column lineage; deps no longer declared are dropped), owners, contracts (dbt's
     enforced ones too), dbt exposures as consumers, and the definition's
-    ``dagster/column_schema`` for datasets no run has observed yet."""
+    ``dagster/column_schema`` for datasets no run has observed yet. A declared
+    ``dagster/column_lineage`` takes effect now: it replaces the column lineage a run
+    recorded on the same edge (the next run records its own again)."""
     graph = defs.resolve_asset_graph()
     known = {e.id for e in catalog.datasets() if e.schema is not None}
     now = dt.datetime.now(dt.timezone.utc)
@@ -137,13 +166,26 @@ def sync_definitions(
         node = graph.get(key)
         dataset = asset_dataset(key, node.metadata, node.tags)
         records.append(
-            asset_run_record(graph, key, run_id=None, when=now, with_schema=dataset.id not in known)
+            asset_run_record(
+                graph,
+                key,
+                run_id=None,
+                when=now,
+                with_schema=dataset.id not in known,
+                declares_lineage=True,
+            )
         )
     summary = catalog.record(records)
+    outputs = [o for r in records for o in r.outputs]
+    dependencies = sum(len(r.inputs) for r in records)
+    declared = sum(
+        len({ref.dataset.id for refs in (o.column_lineage or {}).values() for ref in refs})
+        for o in outputs
+    )
     config = with_exposures(config or CatalogConfig(), graph, graph.get_all_asset_keys())
     if config.datasets:
         catalog.apply_config(config)
-    return SyncSummary(len(records), summary)
+    return SyncSummary(len(records), summary, dependencies, declared)
 
 
 def _catalog_for(resource: Any, store: Any) -> tuple[Catalog, CatalogConfig]:

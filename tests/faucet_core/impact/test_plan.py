@@ -136,6 +136,21 @@ def test_lineage_planned_schema(catalog: Catalog) -> None:
     assert (email.before, email.after, email.severity) == ("string", "integer", Severity.BREAKING)
 
 
+def test_a_column_the_lineage_does_not_mention_is_unknown_not_removed(catalog: Catalog) -> None:
+    # a's lineage names id and email; amount and name (an index, a loaded_at) have none
+    planned = from_lineage(
+        {"id": [(UPSTREAM.uri, "id")], "email": [(UPSTREAM.uri, "email")]},
+        {UPSTREAM.uri: (SchemaField("id", "integer"), SchemaField("email", "string"))},
+    )
+    report = plan_impact(catalog, A.uri, planned)
+    assert (report.severity, report.schema_delta, report.affected) == (Severity.NONE, (), ())
+    assert report.notes == (
+        "amount, name: the declared column lineage does not mention them, so what the asset "
+        "now writes there is unknown; left out of the delta (declare the column schema, or "
+        "the column in dagster/column_lineage, to plan it)",
+    )
+
+
 def test_unknown_planned_schema_is_unknown_never_none(catalog: Catalog) -> None:
     report = plan_impact(catalog, A.uri, unknown())
     expect("unknown", report)

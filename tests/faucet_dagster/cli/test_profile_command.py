@@ -18,6 +18,7 @@ from faucet_dagster.cli.main import SIGPIPE_EXIT
 from tests.faucet_core.profile.badfiles import BAD_FILES, expected_errors, write_bad_file
 
 ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED = expected_errors()
 SMALL = [name for name in BAD_FILES if not name.startswith("late-")]
 
@@ -110,3 +111,32 @@ def test_profile_of_a_good_file_still_prints_it(tmp_path: Path) -> None:
     data = json.loads(done.stdout)
     assert data["row_count"] == 2
     assert [c["name"] for c in data["columns"]] == ["a", "b"]
+
+
+def _regions(path: Path) -> None:
+    """A column of 7 values, the fifth a 17 % one (hidden by a view of the first four)."""
+    counts = {"north": 22, "south": 21, "east": 20, "west": 18, "centre": 17}
+    counts.update({f"isle-{i}": 1 for i in range(2)})
+    rows = [f"{i},{region}" for region, n in counts.items() for i in range(n)]
+    path.write_text("id,region\n" + "\n".join(rows) + "\n")
+
+
+def test_profile_lists_every_top_value_the_profile_kept(tmp_path: Path) -> None:
+    _regions(tmp_path / "regions.csv")
+    done = run_faucet(["profile", "regions.csv"], tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (FIXTURES / "profile_top_values.txt").read_text()
+
+
+def test_a_compact_column_view_counts_the_top_values_it_leaves_out(tmp_path: Path) -> None:
+    from faucet_core.profile.files import profile_file
+    from faucet_dagster.cli.render import render_column
+
+    _regions(tmp_path / "regions.csv")
+    region = profile_file(str(tmp_path / "regions.csv")).columns["region"]
+    assert len(region.top_values or ()) == 7
+    top = render_column(region).splitlines()[1]
+    assert top == (
+        '      top "north" 22.0%, "south" 21.0%, "east" 20.0%, "west" 18.0%, … and 3 more '
+        "(19.0% of the rows; --full lists them)"
+    )

@@ -149,7 +149,10 @@ def test_annotate_with_the_seeds_semantics(
         ),
         (
             ["catalog", "sync"],
-            "Error: faucet catalog sync needs a code location: -m MODULE or -f FILE\n",
+            "Error: faucet catalog sync needs a code location: give -m MODULE or -f FILE, or "
+            "run it in a project folder whose pyproject.toml has [tool.dagster] module_name or "
+            "[tool.dg.project] root_module, or that has a workspace.yaml (as the dagster CLI "
+            "finds it)\n",
         ),
     ],
     ids=["bad-ref", "nothing", "contact-alone", "no-name", "sync-no-location"],

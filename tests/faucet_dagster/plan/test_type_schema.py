@@ -1,0 +1,70 @@
+"""The planned schema from the table schema of an asset's Dagster type (the shape
+dagster-pandera's ``pandera_schema_to_dagster_type`` builds: ``metadata={"schema": ...}``)
+when the asset declares no ``dagster/column_schema`` and no sample is given: planned
+against the schema a real materialization's profile check recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+
+from faucet_core.catalog import Catalog
+from faucet_core.impact import ImpactReport, PlannedFrom, Severity
+from faucet_dagster import build_profile_checks
+from faucet_dagster.plan import plan_asset_impact
+from tests.faucet_dagster.helpers import materialize
+
+DTYPES = {"id": "int64", "name": "str", "score": "float64", "seen_at": "datetime64[ns]"}
+
+
+def _frame_type(columns: dict[str, str]) -> dg.DagsterType:
+    schema = dg.TableSchema(columns=[dg.TableColumn(n, t) for n, t in columns.items()])
+    return dg.DagsterType(
+        type_check_fn=lambda _, value: isinstance(value, pd.DataFrame),
+        name="CustomerFrame",
+        metadata={"schema": dg.MetadataValue.table_schema(schema)},
+        typing_type=pd.DataFrame,
+    )
+
+
+def _customers(columns: dict[str, str]) -> dg.AssetsDefinition:
+    @dg.asset(name="customers", dagster_type=_frame_type(columns))
+    def customers() -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "id": [1, 2, 3],
+                "name": ["ann", "bo", None],
+                "score": [0.5, 1.5, 2.5],
+                "seen_at": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03"]),
+            }
+        )
+
+    return customers
+
+
+def _plan(tmp_path: Path, planned_columns: dict[str, str]) -> ImpactReport:
+    store = f"sqlite:///{tmp_path / 'faucet.db'}"
+    recorded = _customers(DTYPES)
+    with dg.instance_for_test() as instance:
+        result = materialize([recorded, *build_profile_checks([recorded])], instance, store)
+        assert result.success
+    defs = dg.Definitions(assets=[_customers(planned_columns)])
+    with Catalog(store) as catalog:
+        return plan_asset_impact(catalog, defs, "customers")
+
+
+def test_the_unchanged_type_plans_no_change(tmp_path: Path) -> None:
+    report = _plan(tmp_path, DTYPES)
+    assert report.planned_from is PlannedFrom.DECLARED
+    assert (report.severity, report.schema_delta) == (Severity.NONE, ())
+    assert report.notes[0] == (
+        "planned from the table schema of the asset's Dagster type (no dagster/column_schema)"
+    )
+
+
+def test_a_column_the_type_no_longer_declares_is_removed(tmp_path: Path) -> None:
+    report = _plan(tmp_path, {k: v for k, v in DTYPES.items() if k != "name"})
+    assert report.severity is Severity.BREAKING
+    assert [(c.column, c.change.value) for c in report.schema_delta] == [("name", "removed")]
