@@ -139,16 +139,17 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
                 )
             )
         return data
-    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(target.key)
     try:
         data = load_with_io_manager(
             context,
             asset_key=target.key,
             io_manager_key=target.io_manager_key,
             partition_key=mat.partition,
-            partitions_def=node.partitions_def,
-            definition_metadata=node.metadata,
+            materialization=mat.event,
+            run_id=mat.run_id,
         )
+    except dg.Failure:
+        raise  # faucet's own words (e.g. a resource the IO manager needs)
     except Exception as exc:
         raise dg.Failure(
             description=(
