@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import code_version, machine_info, markdown_table
+from _common import machine_info, markdown_table
 
 from faucet_core.store import ProfileStore
 
@@ -36,7 +36,7 @@ VARIANTS = ("no checks", "separate checks", "in-step checks")
 ASSETS = ("raw_orders", "orders", "daily_revenue")
 CONFIG = {"min_history": 5, "on_drift": "warn"}
 
-PROJECT = '''
+PROJECT = """
 import os
 
 import dagster as dg
@@ -68,10 +68,11 @@ def _daily_revenue(orders: pd.DataFrame) -> pd.DataFrame:
     return orders.groupby(["day", "country"], as_index=False)["amount"].sum()
 
 
-if VARIANT == "in-step checks":
-    asset = profiled_asset(config=CONFIG)
-else:
-    asset = dg.asset
+def asset(**kwargs):
+    if VARIANT == "in-step checks":
+        return profiled_asset(config=CONFIG, **kwargs)
+    return dg.asset(**kwargs)
+
 
 raw_orders = asset(name="raw_orders")(_raw)
 orders = asset(name="orders")(_orders)
@@ -80,7 +81,7 @@ assets = [raw_orders, orders, daily_revenue]
 checks = build_profile_checks(assets, config=CONFIG) if VARIANT == "separate checks" else []
 
 defs = dg.Definitions(assets=assets, asset_checks=checks, resources={{"faucet": FaucetResource()}})
-'''
+"""
 
 
 def _home(root: Path, variant: str) -> Path:
@@ -119,9 +120,7 @@ def _exact(profile: dict[str, Any]) -> dict[str, Any]:
     for column in profile["columns"]:
         kept = {k: v for k, v in column.items() if k != "sketches"}
         if kept.get("numeric"):
-            kept["numeric"] = {
-                k: v for k, v in kept["numeric"].items() if k not in ("p50", "p95")
-            }
+            kept["numeric"] = {k: v for k, v in kept["numeric"].items() if k not in ("p50", "p95")}
         columns.append(kept)
     return {**profile, "columns": columns}
 
@@ -179,8 +178,12 @@ def main() -> None:
     )
     print("\n### The same profiles both ways (all but the KLL quantile estimates)\n")
     print(markdown_table(["asset", "runs, separate", "runs, in-step", "same"], same))
-    print(f"\nload average (1, 5, 15 min): before {load_before}, after {load_after}")
-    print(f"\n{machine_info()}\ncode: {code_version()}")
+    print(
+        "\nload average (1, 5, 15 min): before "
+        f"{', '.join(f'{x:.1f}' for x in load_before)}, after "
+        f"{', '.join(f'{x:.1f}' for x in load_after)}"
+    )
+    print(f"\n{machine_info()}")
     print(f"\ncommand: `{sys.executable} {' '.join(sys.argv)}`")
 
 

@@ -272,10 +272,9 @@ def _evaluate_profiled(
         raise profiled
     store = _store(context, opts.resource_key)
     per_partition = _per_partition_of(context, opts)
-    mats = _materializations(context, opts.target.key)
-    outcomes = [
-        (m.partition, _record(context, opts, store, m, profiled, per_partition)) for m in mats
-    ]
+    # The step's own materialization: the newest of the run (a retried step wrote earlier).
+    mat = max(_materializations(context, opts.target.key), key=lambda m: m.timestamp)
+    outcomes = [(mat.partition, _record(context, opts, store, mat, profiled, per_partition))]
     return _result(store, opts, outcomes, profiled, per_partition)
 
 

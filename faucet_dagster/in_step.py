@@ -105,6 +105,13 @@ def _decorate(
             "one faucet check. For a multi-asset, or to add checks of your own, use @dg.asset "
             "or @dg.multi_asset with build_profile_checks"
         )
+    policy = asset_kwargs.get("backfill_policy")
+    if policy is not None and policy.max_partitions_per_run != 1:
+        raise dg.DagsterInvalidDefinitionError(
+            f"{where}: backfill_policy={policy!r} runs several partitions in one step, and the "
+            "in-step profile covers one partition per run: use dg.BackfillPolicy.multi_run(1), "
+            "or @dg.asset with build_profile_checks"
+        )
     probe = dg.asset(**asset_kwargs)(fn)  # what @dg.asset makes of these arguments
     key = probe.key
     spec = dg.AssetCheckSpec(

@@ -241,3 +241,19 @@ def test_check_specs_of_its_own_are_refused_when_defined():
         @profiled_asset(check_specs=[spec])
         def orders_() -> int:
             return 1
+
+
+def test_a_backfill_policy_of_several_partitions_per_run_is_refused_when_defined():
+    daily = dg.DailyPartitionsDefinition(start_date="2026-01-01")
+    policy = dg.BackfillPolicy.single_run()
+    with pytest.raises(dg.DagsterInvalidDefinitionError) as info:
+
+        @profiled_asset(partitions_def=daily, backfill_policy=policy)
+        def days() -> pd.DataFrame:
+            return todays_frame()
+
+    assert str(info.value) == (
+        f"@profiled_asset on 'days': backfill_policy={policy!r} runs several partitions in one "
+        "step, and the in-step profile covers one partition per run: use "
+        "dg.BackfillPolicy.multi_run(1), or @dg.asset with build_profile_checks"
+    )
