@@ -7,7 +7,9 @@ pandas frames of ``--rows`` rows, the default filesystem IO manager and Dagster'
 executor (multiprocess under the CLI: each step is a process that imports the project). The
 three variants run in interleaved rounds, each with its own ``DAGSTER_HOME`` and faucet
 store, so that load on the machine slows all of them alike; the figure is the median wall
-time of the whole CLI command. Both checked variants use the same profiling config; after
+time of the whole CLI command, next to the summed step durations of each run (Dagster's
+step stats: the steps' own work, without process start-up and orchestration). Both checked
+variants use the same profiling config; after
 the rounds their stored profiles are compared (all but the KLL quantile estimates, which
 are randomised per profile).
 
@@ -90,7 +92,17 @@ def _home(root: Path, variant: str) -> Path:
     return home
 
 
-def _run(project: Path, home: Path, variant: str, day: int) -> float:
+def _step_seconds(home: Path) -> float:
+    """The summed step durations of the newest run in ``home`` (from Dagster's step stats)."""
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        run = instance.get_run_records(limit=1)[0].dagster_run
+        stats = instance.get_run_step_stats(run.run_id)
+    return sum((s.end_time or 0) - (s.start_time or 0) for s in stats)
+
+
+def _run(project: Path, home: Path, variant: str, day: int) -> tuple[float, float]:
     env = {
         **os.environ,
         "DAGSTER_HOME": str(home),
@@ -112,7 +124,7 @@ def _run(project: Path, home: Path, variant: str, day: int) -> float:
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{variant}: dagster asset materialize failed:\n{done.stderr[-3000:]}")
-    return seconds
+    return seconds, _step_seconds(home)
 
 
 def _exact(profile: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +155,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()
     times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    steps: dict[str, list[float]] = {v: [] for v in VARIANTS}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         project = root / "bench_project.py"
@@ -150,13 +163,17 @@ def main() -> None:
         for day in range(args.rounds):
             order = VARIANTS[day % 3 :] + VARIANTS[: day % 3]  # rotate who runs first
             for variant in order:
-                times[variant].append(_run(project, _home(root, variant), variant, day))
+                wall, in_steps = _run(project, _home(root, variant), variant, day)
+                times[variant].append(wall)
+                steps[variant].append(in_steps)
         same = _same_profiles(root)
     load_after = os.getloadavg()
     base = statistics.median(times[VARIANTS[0]])
+    base_steps = statistics.median(steps[VARIANTS[0]])
     table = []
     for variant in VARIANTS:
         median = statistics.median(times[variant])
+        in_steps = statistics.median(steps[variant])
         table.append(
             [
                 variant,
@@ -164,6 +181,7 @@ def main() -> None:
                 f"{min(times[variant]):.2f}",
                 f"{max(times[variant]):.2f}",
                 f"{(median / base - 1) * 100:+.1f} %",
+                f"{in_steps:.2f} ({(in_steps / base_steps - 1) * 100:+.1f} %)",
                 " ".join(f"{t:.2f}" for t in times[variant]),
             ]
         )
@@ -173,7 +191,16 @@ def main() -> None:
     )
     print(
         markdown_table(
-            ["variant", "median s", "min s", "max s", "median vs no checks", "each run, s"], table
+            [
+                "variant",
+                "median s",
+                "min s",
+                "max s",
+                "median vs no checks",
+                "steps s, median (vs no checks)",
+                "each run, s",
+            ],
+            table,
         )
     )
     print("\n### The same profiles both ways (all but the KLL quantile estimates)\n")
