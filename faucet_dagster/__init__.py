@@ -3,6 +3,7 @@
 from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
 from faucet_dagster.component import ProfilingComponent
 from faucet_dagster.evaluate import PartitionBaseline
+from faucet_dagster.in_step import profiled_asset
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
 from faucet_dagster.sensors import (
@@ -23,4 +24,5 @@ __all__ = [
     "SlackWebhook",
     "build_drift_notification_sensor",
     "build_profile_checks",
+    "profiled_asset",
 ]

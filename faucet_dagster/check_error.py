@@ -33,7 +33,10 @@ def _severity(config: ProfilingConfig) -> dg.AssetCheckSeverity:
 
 
 def count_error(
-    context: dg.AssetCheckExecutionContext, resource_key: str, asset: str, config: ProfilingConfig
+    context: dg.AssetCheckExecutionContext | dg.AssetExecutionContext,
+    resource_key: str,
+    asset: str,
+    config: ProfilingConfig,
 ) -> None:
     """Count one check error of ``asset`` in the store, if the store can be reached.
 

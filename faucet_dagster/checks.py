@@ -18,19 +18,58 @@ from faucet_dagster.dbt.warehouse import Warehouse, check_warehouse, relation_lo
 from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate
 from faucet_dagster.loading import Loader
 
-__all__ = ["DEFAULT_CHECK_NAME", "build_profile_checks"]
+__all__ = [
+    "DEFAULT_CHECK_NAME",
+    "build_profile_checks",
+    "check_identifier",
+    "config_of",
+    "partition_mode",
+    "spec_description",
+    "spec_metadata",
+]
 
 DEFAULT_CHECK_NAME = "faucet_profile"
 
 
-def _config(value: Any, where: str) -> ProfilingConfig:
+def spec_description(cfg: ProfilingConfig) -> str:
+    """The check's description in the UI (both forms: a separate check, or in the step)."""
+    return (
+        "faucet: profiles each materialization per column and compares it with a rolling "
+        f"baseline (min_history {cfg.min_history}, window {cfg.window}, "
+        f"on_drift {cfg.on_drift.value})"
+    )
+
+
+def spec_metadata(cfg: ProfilingConfig) -> dict[str, Any]:
+    """The check's definition metadata; ``faucet/config`` marks a faucet check (the
+    notification sensor finds the checks to notify by it)."""
+    return {
+        "faucet/config": dg.MetadataValue.json(cfg.model_dump(mode="json")),
+        "faucet/on_drift": cfg.on_drift.value,
+    }
+
+
+def config_of(value: Any, where: str) -> ProfilingConfig:
+    """A ``profiling:`` block, or a definition error naming ``where`` it was given."""
     try:
         return load_profiling_config(value, where=where)
     except ConfigError as exc:
         raise dg.DagsterInvalidDefinitionError(str(exc)) from None
 
 
-def _identifier(value: str, what: str, example: str) -> str:
+def partition_mode(partitions: PartitionBaseline | str) -> PartitionBaseline:
+    """The ``partitions=`` argument as a :class:`PartitionBaseline`, or a definition error."""
+    try:
+        return PartitionBaseline(partitions)
+    except ValueError:
+        raise dg.DagsterInvalidDefinitionError(
+            f"partitions={partitions!r} is not one of "
+            f"{', '.join(repr(m.value) for m in PartitionBaseline)}"
+        ) from None
+
+
+def check_identifier(value: str, what: str, example: str) -> str:
+    """``value`` if it is a valid check or resource name, else a definition error."""
     if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
         raise dg.DagsterInvalidDefinitionError(
             f"{what}={value!r} is not a valid name: use letters, digits and underscores, "
@@ -74,20 +113,14 @@ def build_profile_checks(
     A check is blocking when its ``on_drift`` is ``fail``: a drifting run fails with severity
     ERROR and downstream assets of the run do not materialize. Otherwise drift is a WARN.
     """
-    base = _config(config, "config")
-    try:
-        mode = PartitionBaseline(partitions)
-    except ValueError:
-        raise dg.DagsterInvalidDefinitionError(
-            f"partitions={partitions!r} is not one of "
-            f"{', '.join(repr(m.value) for m in PartitionBaseline)}"
-        ) from None
+    base = config_of(config, "config")
+    mode = partition_mode(partitions)
     if loader is not None and not callable(loader):
         raise dg.DagsterInvalidDefinitionError(
             f"loader={loader!r} is not callable: pass a function (ProfileLoadContext) -> data"
         )
-    _identifier(name, "name", DEFAULT_CHECK_NAME)
-    _identifier(resource_key, "resource_key", "faucet")
+    check_identifier(name, "name", DEFAULT_CHECK_NAME)
+    check_identifier(resource_key, "resource_key", "faucet")
     warehouse = check_warehouse(warehouse)
     targets = resolve_targets(assets, io_manager_key=io_manager_key)
     if warehouse is not None and loader is None and not any(t.dbt for t in targets):
@@ -107,7 +140,7 @@ def build_profile_checks(
     checks = []
     for target in targets:
         where = f"asset_configs[{target.key.to_user_string()!r}]"
-        cfg = _config(overrides[target.key], where) if target.key in overrides else base
+        cfg = config_of(overrides[target.key], where) if target.key in overrides else base
         # A dbt model without a loader: profiled where it lives (its relation, in SQL).
         load = relation_loader(warehouse) if loader is None and target.dbt else loader
         checks.append(_build_one(target, cfg, mode, load, name, resource_key, extra, description))
@@ -137,16 +170,8 @@ def _build_one(
         name=name,
         blocking=blocking,
         required_resource_keys=resources,
-        description=description
-        or (
-            "faucet: profiles each materialization per column and compares it with a rolling "
-            f"baseline (min_history {cfg.min_history}, window {cfg.window}, "
-            f"on_drift {cfg.on_drift.value})"
-        ),
-        metadata={
-            "faucet/config": dg.MetadataValue.json(cfg.model_dump(mode="json")),
-            "faucet/on_drift": cfg.on_drift.value,
-        },
+        description=description or spec_description(cfg),
+        metadata=spec_metadata(cfg),
     )
     def _profile_check(context: AssetCheckExecutionContext) -> dg.AssetCheckResult:
         return evaluate(context, opts)

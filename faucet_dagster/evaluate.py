@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 import dagster as dg
 
-from faucet_core import ProfilingConfig, profile
+from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.config import OnDrift
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
@@ -29,7 +29,17 @@ from faucet_dagster.summary import (
     numbers_left_out,
 )
 
-__all__ = ["CheckOptions", "PartitionBaseline", "evaluate"]
+__all__ = [
+    "CheckOptions",
+    "PartitionBaseline",
+    "StepContext",
+    "evaluate",
+    "evaluate_profiled",
+    "profile_of",
+]
+
+StepContext = dg.AssetCheckExecutionContext | dg.AssetExecutionContext
+"""The step a profile is checked in: a separate check's, or the asset's own (in-step)."""
 
 
 class PartitionBaseline(str, Enum):
@@ -66,9 +76,7 @@ def _per_partition(mode: PartitionBaseline, pdef: dg.PartitionsDefinition | None
     return mode is PartitionBaseline.PER_PARTITION
 
 
-def _materializations(
-    context: dg.AssetCheckExecutionContext, key: dg.AssetKey
-) -> list[_Materialization]:
+def _materializations(context: StepContext, key: dg.AssetKey) -> list[_Materialization]:
     instance = context.instance
     run_id = context.run.run_id
     found: list[_Materialization] = []
@@ -139,16 +147,17 @@ def _load(context: dg.AssetCheckExecutionContext, opts: CheckOptions, mat: _Mate
                 )
             )
         return data
-    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(target.key)
     try:
         data = load_with_io_manager(
             context,
             asset_key=target.key,
             io_manager_key=target.io_manager_key,
             partition_key=mat.partition,
-            partitions_def=node.partitions_def,
-            definition_metadata=node.metadata,
+            materialization=mat.event,
+            run_id=mat.run_id,
         )
+    except dg.Failure:
+        raise  # faucet's own words (e.g. a resource the IO manager needs)
     except Exception as exc:
         raise dg.Failure(
             description=(
@@ -175,7 +184,7 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc).rstrip('.')}"
 
 
-def _store(context: dg.AssetCheckExecutionContext, resource_key: str) -> ProfileStore:
+def _store(context: StepContext, resource_key: str) -> ProfileStore:
     resource = getattr(context.resources, resource_key)
     get_store = getattr(resource, "get_store", None)
     if get_store is None:
@@ -207,8 +216,23 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
     ``on_drift: warn``/``notify`` (the run succeeds) and ERROR under ``fail`` (the blocking
     check fails the run). Nothing reaches the baseline from a run whose profile was not
     recorded."""
+    return _guarded(context, opts, lambda: _evaluate(context, opts))
+
+
+def evaluate_profiled(
+    context: StepContext, opts: CheckOptions, profiled: TableProfile | BaseException
+) -> dg.AssetCheckResult:
+    """The in-step form of :func:`evaluate`: the asset's own step has profiled the value it
+    returned (or failed to: ``profiled`` is the error) and its IO manager has stored it;
+    record the profile against this run's materialization and report it the same way."""
+    return _guarded(context, opts, lambda: _evaluate_profiled(context, opts, profiled))
+
+
+def _guarded(
+    context: StepContext, opts: CheckOptions, run: Callable[[], dg.AssetCheckResult]
+) -> dg.AssetCheckResult:
     try:
-        return _evaluate(context, opts)
+        return run()
     except dg.Failure as exc:
         text = exc.description or str(exc)
     except Exception as exc:  # an unforeseen fault must not crash the pipeline it watches
@@ -219,48 +243,83 @@ def evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.A
     return error_result(opts.config, redact(text))
 
 
+def profile_of(opts: CheckOptions, data: Any) -> TableProfile:
+    """The profile of one loaded (or returned) value; the profiler's refusal as a Failure."""
+    try:
+        return profile(data, opts.config)
+    except FaucetError as exc:
+        key = opts.target.key.to_user_string()
+        raise dg.Failure(description=f"profiling {key} failed: {exc}") from exc
+
+
 def _evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.AssetCheckResult:
-    key = opts.target.key
-    cfg = opts.config
     store = _store(context, opts.resource_key)
-    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(key)
-    per_partition = _per_partition(opts.partitions, node.partitions_def)
-    bkey = baseline_key_of(key)
+    per_partition = _per_partition_of(context, opts)
     outcomes: list[tuple[str | None, ProfilingOutcome]] = []
     last_profile = None
-    for mat in _materializations(context, key):
-        data = _load(context, opts, mat)
-        try:
-            prof = profile(data, cfg)
-            # -- faucet catalog (issue 12, store + catalog in one transaction): this
-            # materialization's run, edges, schema, owners, contract and profile are written
-            # inside store.record's transaction (see CatalogWrite); never fails the check.
-            lineage = _CatalogWrite(
-                context, key, resource_key=opts.resource_key, store=store, run_id=mat.run_id,
-                partition=mat.partition, timestamp=mat.timestamp, materialization=mat.event,
-                profile=prof,
-            )  # fmt: skip
-            outcome = store.record(
-                bkey,
-                prof,
-                cfg,
-                partition=mat.partition if per_partition else None,
-                run_id=mat.run_id if mat.partition is None else f"{mat.run_id}:{mat.partition}",
-                recorded_at=dt.datetime.fromtimestamp(mat.timestamp, dt.timezone.utc),
-                in_transaction=lineage.in_store_transaction,
-            )
-        except FaucetError as exc:
-            raise dg.Failure(description=f"profiling {key.to_user_string()} failed: {exc}") from exc
-        lineage.finish(outcome)  # the catalog: block; a catalog error is logged as a warning
-        if outcome.duplicate:
-            context.log.info(
-                f"faucet: {bkey} materialization of run {mat.run_id} was already profiled; "
-                "reporting the recorded outcome (no new baseline point)"
-            )
-        outcomes.append((mat.partition, outcome))
+    for mat in _materializations(context, opts.target.key):
+        prof = profile_of(opts, _load(context, opts, mat))
+        outcomes.append((mat.partition, _record(context, opts, store, mat, prof, per_partition)))
         last_profile = prof
     assert last_profile is not None
     return _result(store, opts, outcomes, last_profile, per_partition)
+
+
+def _evaluate_profiled(
+    context: StepContext, opts: CheckOptions, profiled: TableProfile | BaseException
+) -> dg.AssetCheckResult:
+    if isinstance(profiled, BaseException):
+        raise profiled
+    store = _store(context, opts.resource_key)
+    per_partition = _per_partition_of(context, opts)
+    # The step's own materialization: the newest of the run (a retried step wrote earlier).
+    mat = max(_materializations(context, opts.target.key), key=lambda m: m.timestamp)
+    outcomes = [(mat.partition, _record(context, opts, store, mat, profiled, per_partition))]
+    return _result(store, opts, outcomes, profiled, per_partition)
+
+
+def _per_partition_of(context: StepContext, opts: CheckOptions) -> bool:
+    node = context.op_execution_context.job_def.asset_layer.asset_graph.get(opts.target.key)
+    return _per_partition(opts.partitions, node.partitions_def)
+
+
+def _record(
+    context: StepContext,
+    opts: CheckOptions,
+    store: ProfileStore,
+    mat: _Materialization,
+    prof: TableProfile,
+    per_partition: bool,
+) -> ProfilingOutcome:
+    key = opts.target.key
+    bkey = baseline_key_of(key)
+    try:
+        # -- faucet catalog (issue 12, store + catalog in one transaction): this
+        # materialization's run, edges, schema, owners, contract and profile are written
+        # inside store.record's transaction (see CatalogWrite); never fails the check.
+        lineage = _CatalogWrite(
+            context, key, resource_key=opts.resource_key, store=store, run_id=mat.run_id,
+            partition=mat.partition, timestamp=mat.timestamp, materialization=mat.event,
+            profile=prof,
+        )  # fmt: skip
+        outcome = store.record(
+            bkey,
+            prof,
+            opts.config,
+            partition=mat.partition if per_partition else None,
+            run_id=mat.run_id if mat.partition is None else f"{mat.run_id}:{mat.partition}",
+            recorded_at=dt.datetime.fromtimestamp(mat.timestamp, dt.timezone.utc),
+            in_transaction=lineage.in_store_transaction,
+        )
+    except FaucetError as exc:
+        raise dg.Failure(description=f"profiling {key.to_user_string()} failed: {exc}") from exc
+    lineage.finish(outcome)  # the catalog: block; a catalog error is logged as a warning
+    if outcome.duplicate:
+        context.log.info(
+            f"faucet: {bkey} materialization of run {mat.run_id} was already profiled; "
+            "reporting the recorded outcome (no new baseline point)"
+        )
+    return outcome
 
 
 def _worst(outcomes: Sequence[tuple[str | None, ProfilingOutcome]]) -> ProfilingOutcome:

@@ -8,6 +8,8 @@ from typing import Any
 
 import dagster as dg
 
+from faucet_dagster.io_context import input_context_for, load_source
+
 __all__ = ["Loader", "ProfileLoadContext", "load_with_io_manager"]
 
 
@@ -47,30 +49,18 @@ def load_with_io_manager(
     asset_key: dg.AssetKey,
     io_manager_key: str,
     partition_key: str | None,
-    partitions_def: dg.PartitionsDefinition | None,
-    definition_metadata: Mapping[str, Any],
+    materialization: dg.AssetMaterialization | None,
+    run_id: str | None,
 ) -> Any:
     """Load the stored value of one asset (partition) as a downstream asset would."""
     io_manager = getattr(context.resources, io_manager_key)
-    pdef = partitions_def if partition_key is not None else None
-    # Used as context managers: each context opens (and must close) its own resources scope,
-    # else an ephemeral instance's storage is left to the garbage collector.
-    with (
-        dg.build_output_context(
-            asset_key=asset_key,
-            partition_key=partition_key,
-            asset_partitions_def=pdef,
-            definition_metadata=dict(definition_metadata),
-            instance=context.instance,
-            name="result",
-        ) as upstream,
-        dg.build_input_context(
-            asset_key=asset_key,
-            partition_key=partition_key,
-            asset_partitions_def=pdef,
-            upstream_output=upstream,
-            instance=context.instance,
-            name=asset_key.path[-1],
-        ) as input_context,
-    ):
+    source = load_source(context, asset_key)
+    with input_context_for(
+        context,
+        source,
+        io_manager_key=io_manager_key,
+        partition_key=partition_key,
+        run_id=run_id,
+        output_metadata=materialization.metadata if materialization is not None else None,
+    ) as input_context:
         return io_manager.load_input(input_context)

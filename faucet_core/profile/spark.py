@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 from faucet_core.config import PolicyConfig, PolicyRule, ProfilingConfig, ValueDetector
 from faucet_core.errors import FaucetError, ProfilingInputError
 from faucet_core.profile.policy import DETECTORS
+from faucet_core.profile.spark_errors import python_error_line, worker_import_error
 from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
 
@@ -244,6 +245,9 @@ def _run(df: Any, task: Any) -> list[bytes]:
             warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas")
             rows = df.mapInArrow(task, PARTIAL_SCHEMA).collect()
     except Exception as exc:
+        explained = worker_import_error(df, exc)
+        if explained is not None:
+            raise ProfilingInputError(explained) from None
         raise ProfilingInputError(
             f"the Spark job that profiles the DataFrame failed: {_error_text(exc)} (if the "
             "executors cannot import faucet_core, see docs/spark.md)"
@@ -330,4 +334,7 @@ def _error_text(exc: BaseException) -> str:
     else:  # an engine error: its first line only (Spark appends JVM stack traces)
         lines = str(exc).strip().splitlines()
         text = f"{type(exc).__name__}: {lines[0] if lines else ''}"
+        worker = python_error_line(str(exc))  # a Python worker's traceback: its last error
+        if worker is not None and worker not in text:
+            text = f"{text.rstrip(':')} {worker}"
     return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 3] + "..."

@@ -21,6 +21,7 @@ from faucet_dagster import (
     SlackWebhook,
     build_drift_notification_sensor,
     build_profile_checks,
+    profiled_asset,
 )
 from tests.faucet_core.notify.fake_http import CHANNEL, FakeHttp
 
@@ -77,6 +78,10 @@ def orders() -> pd.DataFrame:
     return FEED.frame()
 
 
+def _frame() -> pd.DataFrame:
+    return FEED.frame()
+
+
 class LogCapture(logging.Handler):
     """Everything the sensor logs through its context."""
 
@@ -102,12 +107,17 @@ class Scenario:
     """More profiling settings for the check."""
     logs: LogCapture = field(default_factory=LogCapture)
     results: list[dg.SensorResult] = field(default_factory=list)
+    in_step: bool = False
+    """Profile in the asset's step (``profiled_asset``) instead of a separate check."""
 
     def __post_init__(self) -> None:
-        self.checks = build_profile_checks(
-            [orders],
-            config={"min_history": 3, "on_drift": self.on_drift, "policy": POLICY, **self.config},
-        )
+        config = {"min_history": 3, "on_drift": self.on_drift, "policy": POLICY, **self.config}
+        self.checks: list[Any] = []
+        if self.in_step:
+            self.assets = [profiled_asset(config=config, name="orders")(_frame)]
+        else:
+            self.assets = [orders]
+            self.checks = build_profile_checks([orders], config=config)
 
     # -- destinations ---------------------------------------------------------------------
     def slack_webhook(self, **kw: Any) -> SlackWebhook:
@@ -134,7 +144,7 @@ class Scenario:
         for key, value in feed.items():
             setattr(FEED, key, value)
         return dg.materialize(
-            [orders, *self.checks],
+            [*self.assets, *self.checks],
             instance=self.instance,
             resources=self.resources(),
             raise_on_error=False,
@@ -157,7 +167,10 @@ class Scenario:
     def tick(self, sensor: dg.SensorDefinition, *, cursor: str | None = None) -> dg.SensorResult:
         """One tick, from the scenario's last cursor (or ``cursor``); keeps the new cursor."""
         defs = dg.Definitions(
-            assets=[orders], asset_checks=self.checks, sensors=[sensor], resources=self.resources()
+            assets=self.assets,
+            asset_checks=self.checks,
+            sensors=[sensor],
+            resources=self.resources(),
         )
         context = dg.build_sensor_context(
             instance=self.instance,

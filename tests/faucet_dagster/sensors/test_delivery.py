@@ -179,3 +179,22 @@ def test_evaluations_of_other_checks_are_ignored(scenario: Scenario):
     scenario.warm_up()
     assert reason(scenario.tick(sensor)) == "no new drift notifications"
     assert scenario.http.requests == []
+
+
+@pytest.mark.parametrize("on_drift", ["notify", "fail"])
+def test_drift_found_in_the_assets_step_is_notified_the_same(
+    instance, sqlite_url, http, feed, on_drift
+):
+    scenario = Scenario(
+        instance=instance, store_url=sqlite_url, http=http, on_drift=on_drift, in_step=True
+    )
+    sensor = scenario.sensor([scenario.webhook()])
+    scenario.tick(sensor)
+    scenario.warm_up()
+    drifted = scenario.drift()
+    result = scenario.tick(sensor)
+    assert reason(result) == "delivered 3 notification(s) (webhook 3)"
+    bodies = http.delivered(WEBHOOK_PATH)
+    assert keys(bodies) == FINDINGS
+    assert {b["run_id"] for b in bodies} == {drifted.run_id}
+    assert {b["severity"] for b in bodies} == {"WARN" if on_drift == "notify" else "ERROR"}
