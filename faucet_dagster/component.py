@@ -29,9 +29,11 @@ __all__ = ["ProfilingComponent"]
 
 
 def _yaml_type(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _yaml_model(annotation)
     origin = typing.get_origin(annotation)
+    # A parametrised generic (``list[str]``) has an origin; on Python 3.10 it also passes
+    # ``isinstance(list[str], type)``, and ``issubclass`` then raises TypeError.
+    if origin is None and isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _yaml_model(annotation)
     if origin in (Union, types.UnionType):
         return Union[tuple(_yaml_type(a) for a in typing.get_args(annotation))]  # noqa: UP007
     if origin is list:
