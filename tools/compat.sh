@@ -62,7 +62,7 @@ status=0
   export FAUCET_COMPAT_ENV="$name" DAGSTER_DISABLE_TELEMETRY=1
   # shellcheck disable=SC2086  # COMPAT_TESTS is a list of paths
   "$venv/bin/python" -m pytest -c "$root/pyproject.toml" --rootdir "$work/run" \
-    -p no:cacheprovider -q $tests
+    -p no:cacheprovider -q --durations=8 $tests
 ) || status=$?
 t2=$(date +%s)
 grep -i -E '^(dagster|dagster-webserver|pydantic|sqlalchemy|pandas|numpy|pyarrow)==' \
