@@ -2,6 +2,7 @@
 # One compat environment from this repository's own files (make compat-oldest / compat-newest):
 #   tools/compat.sh oldest PYTHON DAGSTER_VERSION   lowest versions pyproject.toml allows
 #   tools/compat.sh newest PYTHON                   the newest of everything
+#   tools/compat.sh dagster PYTHON DAGSTER_VERSION  the newest of everything but Dagster
 # It creates .venv-NAME, builds faucet's wheel, validates its metadata, installs the wheel
 # (binary wheels only) with the pandas and test extras, and runs the compat subset
 # ($COMPAT_TESTS) on a copy of tests/, so the wheel's faucet is imported, never this tree.
@@ -10,8 +11,10 @@ set -euo pipefail
 name="${1:?usage: tools/compat.sh oldest|newest PYTHON [DAGSTER_VERSION]}"
 python="${2:?usage: tools/compat.sh oldest|newest PYTHON [DAGSTER_VERSION]}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-venv="$root/.venv-$name"
-work="$root/.compat/$name"
+label="$name${3:+-$3}"
+[ "$name" = dagster ] || label="$name"
+venv="$root/.venv-$label"
+work="$root/.compat/$label"
 tests="${COMPAT_TESTS:?COMPAT_TESTS names the subset (the Makefile sets it)}"
 
 if ! "$python" -c "" >/dev/null 2>&1; then
@@ -38,13 +41,18 @@ case "$name" in
     "${pip[@]}" install --only-binary :all: --constraint "$work/constraints.txt" \
       "$wheel[pandas,test]"
     ;;
+  dagster)
+    dagster="${3:?compat-dagster needs the Dagster release, e.g. 1.11.16}"
+    "${pip[@]}" install --only-binary :all: "$wheel[pandas,test]" \
+      "dagster==$dagster" "dagster-webserver==$dagster"
+    ;;
   newest)
     "${pip[@]}" install --only-binary :all: --upgrade --upgrade-strategy eager \
       "$wheel[pandas,test]" twine
     "$venv/bin/twine" check --strict "$wheel"
     ;;
   *)
-    echo "compat: unknown environment '$name' (oldest or newest)" >&2
+    echo "compat: unknown environment '$name' (oldest, newest or dagster)" >&2
     exit 2
     ;;
 esac
@@ -59,8 +67,9 @@ find "$work/run/tests" -name __pycache__ -prune -exec rm -rf {} +
 status=0
 (
   cd "$work/run"
-  export FAUCET_COMPAT_ENV="$name" DAGSTER_DISABLE_TELEMETRY=1
-  # shellcheck disable=SC2086  # COMPAT_TESTS is a list of paths
+  export FAUCET_COMPAT_ENV="$label" DAGSTER_DISABLE_TELEMETRY=1
+  set -f  # COMPAT_TESTS is a list of paths and test ids: split it, never glob it
+  # shellcheck disable=SC2086
   "$venv/bin/python" -m pytest -c "$root/pyproject.toml" --rootdir "$work/run" \
     -p no:cacheprovider -q --durations=8 $tests
 ) || status=$?
@@ -68,6 +77,6 @@ t2=$(date +%s)
 grep -i -E '^(dagster|dagster-webserver|pydantic|sqlalchemy|pandas|numpy|pyarrow)==' \
   "$work/installed.txt" | tr '\n' ' '
 echo
-echo "compat-$name: $("$venv/bin/python" -V); install $((t1 - t0)) s, subset $((t2 - t1)) s," \
+echo "compat-$label: $("$venv/bin/python" -V); install $((t1 - t0)) s, subset $((t2 - t1)) s," \
      "exit $status"
 exit "$status"
