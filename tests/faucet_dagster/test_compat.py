@@ -1,11 +1,13 @@
 """The end-to-end path that every supported (Python, Dagster) pair must pass.
 
-``make compat-oldest`` and ``make compat-newest`` run this module (with the few other files
-named in the Makefile's ``COMPAT_TESTS``) against faucet installed from its built wheel:
-real ``dagster asset materialize`` runs whose profile checks load the asset through its IO
-manager, warm a baseline up and end on a WARN naming the drifted column; a sensor tick that
-delivers the finding to a webhook on 127.0.0.1; ``faucet plan --impact`` as the installed
-console script; and the dg component loaded from a defs folder. The main suite runs it too.
+``make compat-oldest`` and ``make compat-newest`` run this module, with the other files named
+in the Makefile's ``COMPAT_TESTS`` (``faucet serve`` as a process, the blocking ERROR through
+``dagster asset materialize``, the plan command), against faucet installed from its built
+wheel: every module imports; a real ``dagster asset materialize`` whose profile check loads
+the asset through its IO manager ends on a WARN naming the drifted column; in-process runs
+warm a baseline up until a sensor tick delivers the finding to a webhook on 127.0.0.1, once;
+``faucet plan --impact`` runs as the installed console script; the dg component loads from a
+defs folder. The main suite runs it too.
 """
 
 from __future__ import annotations
