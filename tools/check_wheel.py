@@ -58,9 +58,8 @@ def changelog_version(text: str) -> str | None:
 
 
 def _errors(exc: InvalidMetadata | ExceptionGroup) -> list[str]:
-    if isinstance(exc, ExceptionGroup):
-        return [f"METADATA {e.field}: {e}" for e in exc.exceptions]
-    return [f"METADATA {exc.field}: {exc}"]
+    found = exc.exceptions if isinstance(exc, ExceptionGroup) else [exc]
+    return [f"METADATA {getattr(e, 'field', '?')}: {e}" for e in found]
 
 
 def problems(wheel: Path, changelog: Path | None = CHANGELOG) -> list[str]:

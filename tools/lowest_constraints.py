@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 try:  # Python 3.11+
-    import tomllib
+    import tomllib  # type: ignore[import-not-found,unused-ignore]
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10: tomli, else pip's own copy
     try:
         import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
@@ -36,8 +36,8 @@ try:
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
 except ModuleNotFoundError:  # pragma: no cover - a bare interpreter: pip's own copy
-    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
-    from pip._vendor.packaging.utils import canonicalize_name  # type: ignore[no-redef]
+    from pip._vendor.packaging.requirements import Requirement  # type: ignore[assignment]
+    from pip._vendor.packaging.utils import canonicalize_name  # type: ignore[assignment]
 
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
