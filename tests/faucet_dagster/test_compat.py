@@ -179,13 +179,19 @@ def test_the_dg_component_loads_from_a_defs_folder(
         '[tool.dg.project]\nroot_module = "compat_project"\n'
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    # Dagster 1.10 and 1.11 name the folder project_root, 1.12+ path_within_project
-    from dagster.components import load_from_defs_folder
+    # Dagster 1.12+ takes path_within_project, 1.10.21 - 1.11 project_root; before 1.10.21
+    # there is only load_defs (deprecated later)
+    import dagster.components as components
 
-    if "path_within_project" in inspect.signature(load_from_defs_folder).parameters:
-        defs = load_from_defs_folder(path_within_project=tmp_path)
+    load = getattr(components, "load_from_defs_folder", None)
+    if load is None:
+        defs = components.load_defs(
+            importlib.import_module("compat_project.defs"), project_root=tmp_path
+        )
+    elif "path_within_project" in inspect.signature(load).parameters:
+        defs = load(path_within_project=tmp_path)
     else:
-        defs = load_from_defs_folder(project_root=tmp_path)
+        defs = load(project_root=tmp_path)
     check_keys = {key for c in defs.asset_checks or [] for key in c.check_keys}  # type: ignore[union-attr]
     assert check_keys == {dg.AssetCheckKey(dg.AssetKey("orders"), "faucet_profile")}
     [checks] = defs.asset_checks or []
