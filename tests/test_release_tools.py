@@ -42,7 +42,7 @@ def test_the_repository_pins_every_direct_dependency_at_its_lower_bound() -> Non
     lines = lowest.constraints(ROOT / "pyproject.toml", ["pandas", "test"], {"dagster": "1.10.21"})
     by_name = {line.split("==")[0]: line for line in lines}
     assert by_name["dagster"] == "dagster==1.10.21"
-    assert by_name["dagster-webserver"] == "dagster-webserver==1.10.18"
+    assert by_name["dagster-webserver"] == "dagster-webserver==1.10.19"
     assert by_name["pandas"] == "pandas==2.1"
     assert by_name["tomli"] == 'tomli==1.1; python_version < "3.11"'  # the marker stays
     assert "polars" not in by_name  # only the extras asked for
@@ -60,7 +60,7 @@ def test_a_requirement_without_a_lower_bound_is_named(tmp_path: Path) -> None:
 
 
 def test_a_pin_outside_the_allowed_range_is_refused(tmp_path: Path) -> None:
-    path = _pyproject(tmp_path, '"dagster>=1.10.18,<1.14"')
+    path = _pyproject(tmp_path, '"dagster>=1.10.19,<1.14"')
     with pytest.raises(lowest.ConstraintError, match=r"dagster==1.9.0: outside .*dagster<1.14"):
         lowest.constraints(path, [], {"dagster": "1.9.0"})
 
