@@ -1,11 +1,13 @@
-# Two entry points for a fresh machine (see README.md):
-#   make demo   - installs into .venv, runs the example project end to end
-#   make test   - installs into .venv, runs lint, type check and the tests
+# Entry points for a fresh machine (see README.md):
+#   make demo           - installs into .venv, runs the example project end to end
+#   make test           - installs into .venv, runs lint, type check and the tests
+#   make compat-oldest  - .venv-oldest: Python 3.10, Dagster 1.10, every dependency at its lowest
+#   make compat-newest  - .venv-newest: Python 3.13 and the newest of everything
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck install clean promtool chromium
+.PHONY: demo test lint typecheck install clean promtool chromium compat compat-oldest compat-newest compat-dagster
 
 $(BIN)/faucet: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,5 +50,29 @@ chromium:
 test: lint typecheck promtool chromium
 	$(BIN)/python -m pytest -n 2 -q
 
+# The compat environments install faucet from its built wheel and run this subset: real
+# `dagster asset materialize` runs through the IO manager to a WARN, a sensor tick,
+# `faucet plan --impact`, `faucet serve` answering requests and the dg component.
+COMPAT_TESTS := tests/faucet_dagster/test_compat.py tests/faucet_dagster/test_cli.py \
+	tests/faucet_dagster/plan/test_cli.py tests/faucet_dagster/server/test_cli_serve.py::test_serve_process[1]
+# The interpreters: pyenv's (its shims answer only for the global version), else on PATH.
+PY_OLDEST ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.10.*/bin/python3.10))),python3.10)
+PY_NEWEST ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.13.*/bin/python3.13))),python3.13)
+# The last patch release of the oldest supported Dagster minor.
+OLDEST_DAGSTER ?= 1.10.21
+
+compat-oldest:
+	COMPAT_TESTS="$(COMPAT_TESTS)" bash tools/compat.sh oldest "$(PY_OLDEST)" $(OLDEST_DAGSTER)
+
+compat-newest:
+	COMPAT_TESTS="$(COMPAT_TESTS)" bash tools/compat.sh newest "$(PY_NEWEST)"
+
+compat: compat-oldest compat-newest
+
+# Any other Dagster release, e.g. make compat-dagster DAGSTER=1.11.16 PY=python3.11 (not in CI)
+compat-dagster:
+	@test -n "$(DAGSTER)" || { echo "give DAGSTER=1.x.y (and PY=/path/to/python)"; exit 2; }
+	COMPAT_TESTS="$(COMPAT_TESTS)" bash tools/compat.sh dagster "$(or $(PY),$(PYTHON))" $(DAGSTER)
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .venv-oldest .venv-newest .venv-dagster-* .compat .mypy_cache .ruff_cache .pytest_cache

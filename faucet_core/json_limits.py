@@ -31,7 +31,10 @@ MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 100
 """A number literal longer than this (digits, sign, point, exponent) is refused."""
 
-_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+# A JSON string literal, as the unrolled loop "normal* (escape normal*)*": the parts cannot
+# overlap, so a string left open backtracks in linear time (no possessive quantifiers, which
+# Python 3.10 lacks).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 # ASCII outside strings -> "0" for a character of a number literal, " " for any other
 _NUMBER_CHARS = str.maketrans(

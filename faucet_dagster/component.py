@@ -29,9 +29,11 @@ __all__ = ["ProfilingComponent"]
 
 
 def _yaml_type(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _yaml_model(annotation)
     origin = typing.get_origin(annotation)
+    # A parametrised generic (``list[str]``) has an origin; on Python 3.10 it also passes
+    # ``isinstance(list[str], type)``, and ``issubclass`` then raises TypeError.
+    if origin is None and isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _yaml_model(annotation)
     if origin in (Union, types.UnionType):
         return Union[tuple(_yaml_type(a) for a in typing.get_args(annotation))]  # noqa: UP007
     if origin is list:
@@ -119,11 +121,14 @@ class ProfilingComponent(dg.Component, dg.Resolvable, dg.Model):
     """Profile every materialization of the listed assets and report drift as asset checks."""
 
     assets: list[str] = Field(description="Asset keys to profile, e.g. 'orders' or 'sales/orders'.")
+    # Plain defaults, no default_factory: Dagster 1.10 merges its own default into these
+    # fields, which pydantic (2.6 at least) refuses beside a default_factory. (ProfilingConfig is
+    # frozen, and pydantic copies the empty dict for each instance.)
     profiling: ResolvedProfiling = Field(
-        default_factory=ProfilingConfig, description="The profiling: block for every asset."
+        default=ProfilingConfig(), description="The profiling: block for every asset."
     )
     asset_profiling: ResolvedAssetProfiling = Field(
-        default_factory=dict, description="Per-asset profiling blocks that replace `profiling`."
+        default={}, description="Per-asset profiling blocks that replace `profiling`."
     )
     partitions: Literal["auto", "per_partition", "shared"] = Field(
         default="auto",

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import dagster as dg
+from dagster._check import CheckError  # Dagster 1.10 raises it for a bad selection
 
 from faucet_core.catalog import Catalog, ColumnInput, ColumnLineage, Edge, SchemaField
 from faucet_core.errors import CatalogError, ConfigError, ImpactError
@@ -244,8 +245,10 @@ def select_assets(graph: Any, selections: Sequence[str]) -> list[str]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # beta notes on Dagster's own parser
                 found = dg.AssetSelection.from_string(text).resolve(graph)
-        except dg.DagsterError as exc:
-            reason = " ".join(str(exc).split())[:200]
+        except (dg.DagsterError, CheckError) as exc:
+            # Dagster 1.10 reports a string it cannot parse as a CheckError("Failure
+            # condition: Invalid selection string: ..."), 1.11+ as a DagsterError
+            reason = " ".join(str(exc).removeprefix("Failure condition: ").split())[:200]
             raise ImpactError(
                 f"--select {text!r}: not an asset key or a Dagster asset selection ({reason}); "
                 "give a key (a/b) or a selection such as 'tag:team=crm', 'group:marts', "

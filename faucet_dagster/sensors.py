@@ -226,7 +226,9 @@ class _Reader:
             evaluated_at=dt.datetime.fromtimestamp(record.event.timestamp, dt.timezone.utc),
             on_drift=on_drift,
             severity=Severity(data.severity.value),
-            partition=data.partition,
+            # AssetCheckEvaluation.partition exists from Dagster 1.12 on; 1.10 and 1.11 have
+            # no partitioned checks, so their evaluations have no partition.
+            partition=getattr(data, "partition", None),
             run_url=run_url,
             findings=findings,
             error=error,
