@@ -86,8 +86,7 @@ def _drift_head(outcome: ProfilingOutcome) -> str:
     if columns:
         parts.append(_plural(columns, "column"))
     return (
-        f"Drift in {' and '.join(parts)} against "
-        f"{_plural(outcome.baseline_runs, 'baseline run')}"
+        f"Drift in {' and '.join(parts)} against {_plural(outcome.baseline_runs, 'baseline run')}"
     )
 
 

@@ -101,7 +101,7 @@ def test_drift_warns_and_the_run_succeeds(instance, feed, sqlite_url, on_drift):
     assert meta(ev, "faucet/on_drift") == on_drift
     assert "amount.null_rate" in finding_keys(ev)
     assert meta(ev, "faucet/finding_count") == len(finding_keys(ev))
-    _description_matches_findings(ev, "50.7%", "26.5%")
+    _description_matches_findings(ev, "50.7%", "4.3%")
     assert materialized(result) == ["orders", "report"]
     with ProfileStore(sqlite_url) as store:
         assert store.baseline_depth("orders") == 4  # a warned drift joins the baseline
@@ -119,7 +119,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert (ev.passed, ev.severity, ev.blocking) == (False, dg.AssetCheckSeverity.ERROR, True)
     assert "amount.null_rate" in finding_keys(ev)
     assert "1 blocking asset check failed with ERROR severity" in "\n".join(failures(result))
-    _description_matches_findings(ev, "50.7%", "26.5%", failing=True)
+    _description_matches_findings(ev, "50.7%", "4.3%", failing=True)
     # The data stays written; the downstream asset of the same run is not materialized.
     assert materialized(result) == ["orders"]
     latest = instance.get_latest_materialization_event(dg.AssetKey("orders"))
@@ -138,7 +138,7 @@ def test_drift_fails_blocks_downstream_and_stays_out_of_the_baseline(instance, f
     assert not again.success
     ev = evaluation(again)
     assert (ev.passed, ev.severity) == (False, dg.AssetCheckSeverity.ERROR)
-    _description_matches_findings(ev, "47.2%", "26.5%", failing=True)
+    _description_matches_findings(ev, "47.2%", "4.3%", failing=True)
     assert materialized(again) == ["orders"]
 
     # A normal day passes against the clean baseline, and the downstream runs again.

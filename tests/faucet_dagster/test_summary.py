@@ -56,11 +56,11 @@ def drifted(sqlite_url: str) -> ProfilingOutcome:
 def test_the_description_is_one_sentence_per_root_cause(drifted: ProfilingOutcome) -> None:
     assert check_description(drifted) == (
         "Drift in 2 columns against 10 baseline runs: amount null rate 40.2% (expected at "
-        'most 2.2%); region has a new value "latam" (12.5% of rows), string lengths moved too.'
+        'most 2.8%); region has a new value "latam" (12.5% of rows), string lengths moved too.'
     )
     assert check_description(drifted, classified={"region"}) == (
         "Drift in 2 columns against 10 baseline runs: amount null rate 40.2% (expected at "
-        "most 2.2%); region has a new value (12.5% of rows; value withheld, classified), "
+        "most 2.8%); region has a new value (12.5% of rows; value withheld, classified), "
         "string lengths moved too."
     )
 
@@ -78,8 +78,9 @@ def test_the_full_messages_stay_in_the_markdown(drifted: ProfilingOutcome, sqlit
         "in 10 baseline runs; also string_length (len_max, len_mean)"
     )
     assert lines[6] == (
-        "- `amount.null_rate`: null_rate 40.2% vs baseline mean 1.2% — 222.8 sigma, above the "
-        "6.0 limit: 3 sigma widened for 10 baseline runs and 9 tests"
+        "- `amount.null_rate`: null_rate 40.2% vs baseline mean 1.2% — 34.9 sigma (sampling over "
+        "1,000 records and 10 baseline runs' spread), above the 3.6 limit: 3 sigma widened for "
+        "10 tests"
     )
 
 

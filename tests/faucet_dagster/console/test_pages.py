@@ -108,7 +108,7 @@ def test_a_dataset_page_has_schema_profile_sparklines_and_its_dagster_link(
     assert metric in ([("mean", "1")], [("max", "1")], [("min", "1")])  # amount's drifted metric
     assert 'aria-label="total ' not in html.replace('aria-label="total null rate"', "")
     assert html.count('class="drift"') == 3
-    assert "total.null_rate: null_rate 50.0% vs constant baseline 0.0%" in html  # its finding
+    assert "total.null_rate: null_rate 50.0% vs baseline mean 0.0%" in html  # its finding
     schema = html.split('id="schema"', 1)[1].split("</section>", 1)[0]
     assert all(f"<td>{c}</td>" in schema for c in ("id", "total", "amount"))
 
