@@ -10,7 +10,6 @@ a full top-k list (see :data:`~faucet_core.drift.valuelist.EDGE_MARGIN`).
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -30,11 +29,11 @@ def _arcsine(share: float) -> float:
 
 def share_volatility(past: Sequence[ValueList]) -> float:
     """How much the column's value shares move from run to run beyond sampling: the
-    median, over the values listed in every baseline run, of the between-run variance
-    of asin(sqrt(share)) (its upper confidence bound, see
-    :func:`~faucet_core.drift.noise.between_run_upper`); 0 when no value is listed in
-    every run. A category whose small values burst and fade from day to day has a high
-    volatility, and a burst is judged against it."""
+    between-run variance of asin(sqrt(share)), pooled over the values listed in every
+    baseline run (one parameter of the column, estimated from all of them) and taken at
+    its upper confidence bound (:func:`~faucet_core.drift.noise.between_run_upper`); 0
+    when no value is listed in every run. A category whose small values burst and fade
+    from day to day has a high volatility, and a burst is judged against it."""
     if len(past) < 2:
         return 0.0
     common = set(past[0].shares)
@@ -44,7 +43,8 @@ def share_volatility(past: Sequence[ValueList]) -> float:
         return 0.0
     sampling = math.fsum(0.25 / lst.rows for lst in past if lst.rows) / len(past)
     variances = [_variance([_arcsine(lst.shares[key]) for lst in past]) for key in common]
-    return between_run_upper(statistics.median(variances), sampling, float(len(past) - 1))
+    pooled = math.fsum(variances) / len(variances)
+    return between_run_upper(pooled, sampling, float(len(variances) * (len(past) - 1)))
 
 
 def _variance(values: list[float]) -> float:
