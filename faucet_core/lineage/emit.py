@@ -26,7 +26,8 @@ __all__ = [
     "stable_run_id",
 ]
 
-PRODUCER = "https://pypi.org/project/faucet-dagster/"
+PRODUCER = "https://github.com/faucet-dagster/faucet-dagster"
+"""The OpenLineage producer URI of the events faucet emits (the project's source)."""
 _RUN_NAMESPACE = uuid.UUID("6f1b3c1e-7a43-4f5e-9d0b-2f0c4d6e8a11")
 
 
