@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from faucet_core.drift.messages import fmt_value
-from faucet_core.drift.model import DriftFinding, DriftMetric
+from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 
 __all__ = [
@@ -90,6 +90,10 @@ def series_short(finding: DriftFinding, *, classified: bool = False) -> str:
             return f"{name} {'rose above' if above else 'fell below'} its expected range"
         return f"{name} moved"
     value = _fmt(finding.value, stat)
+    constant = finding.test is DriftTest.FLOOR and finding.baseline_spread == 0.0
+    if constant and not finding.table_level and (above or below):
+        # a constant baseline: its value, not a band a tenth of a unit wide
+        return f"{name} {value} (always {_fmt(finding.baseline_center, stat)} before)"
     if above and high is not None:
         return f"{name} {value} (expected at most {_fmt(high, stat)})"
     if below and low is not None:

@@ -17,6 +17,7 @@ from faucet_core.drift.messages import limit_phrase
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.drift.shortform import evidence_clause, short_form
 from faucet_core.profile import TableProfile
+from tests.faucet_core.drift.builders import column, string, table
 from tests.faucet_core.notify.builders import mean_shift, psi, type_mix
 
 CFG = ProfilingConfig()
@@ -183,3 +184,13 @@ def test_fmt_rate_keeps_small_rates_visible() -> None:
 )
 def test_the_limit_is_named_once(method: DriftMethod, kwargs: dict[str, Any], text: str) -> None:
     assert limit_phrase(method, **kwargs) == text
+
+
+def test_a_constant_baseline_shows_its_value_not_a_band() -> None:
+    # a code always 19 characters long: "expected at least 18.81" is no number a run can have
+    def codes(length: float) -> TableProfile:
+        return table(column("code", distinct=900, text=string(length, len_max=round(length))))
+
+    baseline = [codes(19.0)] * 6
+    (finding,) = detect_drift(codes(12.0), baseline, CFG)
+    assert short_form(finding).startswith("code longest string 12 (always 19 before)")
