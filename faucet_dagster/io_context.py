@@ -115,14 +115,9 @@ def input_context_for(
         key_range = dg.PartitionKeyRange(partition_key, partition_key)
     resources = _manager_resources(context, io_manager_key)
     resource_config = _manager_config(context, io_manager_key)
-    output_kwargs = {
-        "step_key": source.op_def.name if source.op_def is not None else None,
-        "name": source.output_name,
-        "run_id": run_id,
-        "definition_metadata": dict(source.definition_metadata),
-        "output_metadata": dict(output_metadata or {}),
+    # what the output's context and the downstream input's context both carry
+    shared = {
         "dagster_type": source.dagster_type,
-        "op_def": source.op_def,
         "asset_key": source.asset_key,
         "partition_key": partition_key,
         "asset_partitions_def": pdef,
@@ -130,6 +125,15 @@ def input_context_for(
         "resources": resources,
         "resource_config": resource_config,
         "instance": context.instance,
+    }
+    output_kwargs = {
+        **shared,
+        "step_key": source.op_def.name if source.op_def is not None else None,
+        "name": source.output_name,
+        "run_id": run_id,
+        "definition_metadata": dict(source.definition_metadata),
+        "output_metadata": dict(output_metadata or {}),
+        "op_def": source.op_def,
         "asset_spec": source.asset_spec,
     }
     # Each context opens (and must close) its own resources scope, else an ephemeral
@@ -139,16 +143,9 @@ def input_context_for(
             dg.build_output_context(**accepted_kwargs(dg.build_output_context, output_kwargs))
         )
         input_kwargs = {
+            **shared,
             "name": source.asset_key.path[-1],  # a downstream asset's parameter
             "upstream_output": upstream,
-            "dagster_type": source.dagster_type,
-            "asset_key": source.asset_key,
-            "partition_key": partition_key,
-            "asset_partitions_def": pdef,
-            "asset_partition_key_range": key_range,
-            "resources": resources,
-            "resource_config": resource_config,
-            "instance": context.instance,
         }
         yield stack.enter_context(
             dg.build_input_context(**accepted_kwargs(dg.build_input_context, input_kwargs))
