@@ -50,7 +50,7 @@ from faucet_core.drift.valuelist import (
     is_measurement,
     value_lists,
 )
-from faucet_core.drift.values import new_values, share_volatility, vanished_values
+from faucet_core.drift.values import ShareJudge, new_values, vanished_values
 from faucet_core.drift.weekly import run_times, weekday_of
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.table import TableProfile
@@ -318,17 +318,9 @@ def _value_findings(
     cleared: Counter[str],
 ) -> list[DriftFinding]:
     min_share = config.new_value_min_share
-    cache: list[float] = []
-
-    def volatility() -> float:
-        if not cache:
-            cache.append(share_volatility(before))
-        return cache[0]
-
-    findings = new_values(name, now, before, min_share, config, tests, volatility, cleared)
-    findings.extend(
-        vanished_values(name, now, before, min_share, config, tests, volatility, cleared)
-    )
+    judge = ShareJudge.of(config, tests, before, cleared)
+    findings = new_values(name, now, before, judge)
+    findings.extend(vanished_values(name, now, before, judge))
     if not findings:
         psi = psi_finding(name, now, before, config.psi_threshold, min_share)
         if psi is not None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.limits import budget_limit, tail_probability
@@ -20,7 +21,7 @@ from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import between_run_upper
 from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_share_needed
 
-__all__ = ["new_values", "share_volatility", "vanished_values"]
+__all__ = ["ShareJudge", "new_values", "share_volatility", "vanished_values"]
 
 
 def _arcsine(share: float) -> float:
@@ -62,15 +63,41 @@ def beyond_chance(
     return abs(_arcsine(share) - _arcsine(reference)) > limit * sd
 
 
+@dataclass
+class ShareJudge:
+    """What the new- and vanished-value tests of one column share: the spec's share
+    floor, the test's limit and tail at its share of the run's budget, the column's
+    share volatility (computed on first use) and the tally of cleared candidates."""
+
+    min_share: float
+    limit: float
+    alpha: float
+    past: Sequence[ValueList]
+    cleared: Counter[str]
+    _volatility: float | None = None
+
+    @classmethod
+    def of(
+        cls, config: ProfilingConfig, tests: int, past: Sequence[ValueList], cleared: Counter[str]
+    ) -> ShareJudge:
+        sensitivity = config.effective_sensitivity
+        return cls(
+            min_share=config.new_value_min_share,
+            limit=budget_limit(config.method, sensitivity, tests),
+            alpha=tail_probability(config.method, sensitivity) / max(tests, 1),
+            past=past,
+            cleared=cleared,
+        )
+
+    @property
+    def volatility(self) -> float:
+        if self._volatility is None:
+            self._volatility = share_volatility(self.past)
+        return self._volatility
+
+
 def new_values(
-    name: str,
-    current: ValueList,
-    past: Sequence[ValueList],
-    min_share: float,
-    config: ProfilingConfig,
-    tests: int,
-    volatility: Callable[[], float],
-    cleared: Counter[str],
+    name: str, current: ValueList, past: Sequence[ValueList], judge: ShareJudge
 ) -> list[DriftFinding]:
     """Values of at least ``min_share`` (and clear of every baseline list's cut-off)
     that no baseline run listed, at a share that the column's sampling and volatility
@@ -78,15 +105,14 @@ def new_values(
     seen: set[ValueKey] = set()
     for lst in past:
         seen.update(lst.shares)
-    needed = new_share_needed(min_share, past)
+    needed = new_share_needed(judge.min_share, past)
     edge = max((lst.cutoff for lst in past), default=0.0)
-    limit = budget_limit(config.method, config.effective_sensitivity, tests)
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
             continue
-        if not beyond_chance(share, edge, current.rows, volatility(), limit):
-            cleared["share_within_chance"] += 1
+        if not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
+            judge.cleared["share_within_chance"] += 1
             continue
         value = current.value(key)
         findings.append(
@@ -111,14 +137,7 @@ def new_values(
 
 
 def vanished_values(
-    name: str,
-    current: ValueList,
-    past: Sequence[ValueList],
-    min_share: float,
-    config: ProfilingConfig,
-    tests: int,
-    volatility: Callable[[], float],
-    cleared: Counter[str],
+    name: str, current: ValueList, past: Sequence[ValueList], judge: ShareJudge
 ) -> list[DriftFinding]:
     """Values listed at ``min_share`` or more (and well inside the list) in every
     baseline run that the current run no longer lists, when sampling and the column's
@@ -126,8 +145,7 @@ def vanished_values(
     missing on 4 % of days by chance)."""
     if not past:
         return []
-    limit = budget_limit(config.method, config.effective_sensitivity, tests)
-    alpha = tail_probability(config.method, config.effective_sensitivity) / max(tests, 1)
+    min_share = judge.min_share
     common = set(past[0].shares)
     for lst in past[1:]:
         common &= set(lst.shares)
@@ -142,12 +160,12 @@ def vanished_values(
         if least < needed:
             continue
         now = current.cutoff if current.truncated else 0.0
-        if not current.truncated and (1.0 - least) ** current.rows >= alpha:
+        if not current.truncated and (1.0 - least) ** current.rows >= judge.alpha:
             # absent from a complete list: the exact chance of no record at that share
-            cleared["share_within_chance"] += 1
+            judge.cleared["share_within_chance"] += 1
             continue
-        if not beyond_chance(least, now, current.rows, volatility(), limit):
-            cleared["share_within_chance"] += 1
+        if not beyond_chance(least, now, current.rows, judge.volatility, judge.limit):
+            judge.cleared["share_within_chance"] += 1
             continue
         cutoff = current.cutoff if current.truncated else None
         value = past[-1].value(key)
