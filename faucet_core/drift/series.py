@@ -28,9 +28,6 @@
   the baseline has seen it, however the two modes make the band look. A min that rose
   but stays below the column's median p50, and a max that fell but stays above its
   median p95, are a thinner tail, not a finding.
-* mean and len_mean are also judged without the run's single most extreme record: a
-  mean that one record moved is not a distribution change (max or min reports that
-  record when it matters).
 """
 
 from __future__ import annotations
@@ -73,8 +70,6 @@ class SeriesSpec:
     """Judged as a ratio (log scale) when every value is positive."""
     extreme: bool = False
     """The run's most extreme value: judged at the Gumbel limit."""
-    without_extreme: Callable[[ColumnProfile, bool], float | None] | None = None
-    """The statistic without the run's single most extreme record (high or low side)."""
     step: float = 0.0
     """Resolution: a count moves in whole values, so its spread is at least half a value."""
     sampling: Callable[[ColumnProfile, Sequence[ColumnProfile]], Sampling | None] | None = None
@@ -104,20 +99,6 @@ def _string(field: str) -> Callable[[ColumnProfile], float | None]:
         return None if c.string is None else float(getattr(c.string, field))
 
     return read
-
-
-def _mean_without_extreme(c: ColumnProfile, high: bool) -> float | None:
-    n = c.numeric
-    if n is None or n.count < 2:
-        return None
-    return (n.mean * n.count - (n.max if high else n.min)) / (n.count - 1)
-
-
-def _len_mean_without_extreme(c: ColumnProfile, high: bool) -> float | None:
-    s = c.string
-    if s is None or s.count < 2:
-        return None
-    return (s.len_mean * s.count - (s.len_max if high else s.len_min)) / (s.count - 1)
 
 
 def _null_floor(center: float, spread: float) -> float:
@@ -170,7 +151,6 @@ SERIES: tuple[SeriesSpec, ...] = (
         _numeric("mean"),
         _relative,
         ratio=False,
-        without_extreme=_mean_without_extreme,
         sampling=mean_sampling,
     ),
     SeriesSpec(DriftMetric.MIN, "min", _numeric("min"), _extreme_floor, ratio=False, extreme=True),
@@ -181,7 +161,6 @@ SERIES: tuple[SeriesSpec, ...] = (
         _string("len_mean"),
         _relative,
         ratio=False,
-        without_extreme=_len_mean_without_extreme,
         sampling=len_mean_sampling,
     ),
     SeriesSpec(

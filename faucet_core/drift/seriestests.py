@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
+from faucet_core.drift.draws import inward_chance, outward_chance
 from faucet_core.drift.limits import tail_probability
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
@@ -25,7 +26,7 @@ from faucet_core.drift.volume import (
     spread_elasticity,
 )
 from faucet_core.drift.weekly import Weekdays
-from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.model import ColumnProfile, NumericStats
 
 __all__ = ["SeriesTest", "judge_series", "series_tests", "table_tail"]
 
@@ -229,10 +230,11 @@ def _clearing_rule(
             return "thinner_tail"
         if _fewer_draws(test, band, config, n):
             return "longest_text_of_fewer_draws"
-    if test.spec.without_extreme is not None and not _drifts_without_extremes(
-        test, test.value > band.center, config, n, tail
-    ):
-        return "one_record"
+        alpha = tail_probability(config.method, config.effective_sensitivity) / n / 2.0
+        if _inward_by_chance(test, band, alpha):
+            return "extreme_of_fewer_draws"
+        if _outward_by_chance(test, band, alpha):
+            return "new_extreme_by_chance"
     return None
 
 
@@ -261,6 +263,50 @@ def _fewer_draws(test: SeriesTest, band: Band, config: ProfilingConfig, tests: i
     log_chance = math.lgamma(a + r) + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(a + b + r)
     alpha = tail_probability(config.method, config.effective_sensitivity) / tests
     return math.exp(log_chance) > alpha
+
+
+def _inward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
+    """A numeric maximum that fell, or minimum that rose, as far as a run of this many
+    records drawn from the baseline's pooled values reaches with a chance above
+    ``alpha`` (:func:`~faucet_core.drift.draws.inward_chance`)."""
+    metric = test.spec.metric
+    if test.spec.statistic not in ("min", "max"):
+        return False
+    high = metric is DriftMetric.MAX
+    if (test.value < band.center) is not high:
+        return False
+    chance = inward_chance(test.profile, test.past, test.value, high=high)
+    return chance is not None and chance > alpha
+
+
+def _outward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
+    """An extreme beyond a baseline that always held the same one, by no more than the
+    column's spread (its median standard deviation; one character for a length), when
+    the chance that a run of this many records holds a value beyond every baseline
+    record is above ``alpha`` (:func:`~faucet_core.drift.draws.outward_chance`)."""
+    if not band.constant:
+        return False
+    high = test.value > band.center
+    if high is (test.spec.metric is DriftMetric.MIN) or test.spec.statistic == "len_min":
+        return False
+    if test.spec.statistic == "len_max":
+        spread = 1.0
+    else:
+        numbers = [c.numeric for c in test.past if c.numeric is not None]
+        sds = [n.stddev for n in numbers]
+        spread = max(statistics.median(sds) if sds else 0.0, _resolution(numbers))
+    if not abs(test.value - band.center) <= spread:
+        return False
+    chance = outward_chance(test.profile, test.past)
+    return chance is not None and chance > alpha
+
+
+def _resolution(numbers: Sequence[NumericStats]) -> float:
+    """1 for a column whose baseline extremes and quantiles are all whole numbers (a code,
+    a count: it moves by whole units), else 0."""
+    values = [v for n in numbers for v in (n.min, n.max, n.p50, n.p95)]
+    whole = values and all(math.isfinite(v) and v == math.floor(v) for v in values)
+    return 1.0 if whole else 0.0
 
 
 def _sample_size(test: SeriesTest) -> int:
@@ -350,25 +396,6 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
         expected_low=band.low,
         expected_high=band.high,
     )
-
-
-def _drifts_without_extremes(
-    test: SeriesTest, high: bool, config: ProfilingConfig, tests: int, tail: float
-) -> bool:
-    """One record is not a distribution change: judge the statistic again with each run's
-    single most extreme record (on the side it moved to) left out; min / max report that
-    record when it matters."""
-    without = test.spec.without_extreme
-    assert without is not None
-    value = without(test.profile, high)
-    series = [without(c, high) for c in test.past]
-    kept = [v for v in series if v is not None]
-    if value is None or len(kept) < len(series):
-        return True
-    if not _judge(test, value, kept, config, tests, None, tail).drifted:
-        return False
-    week = test.week([True] * len(series))
-    return week is None or _judge(test, value, kept, config, tests, week, tail).drifted
 
 
 def _judge(

@@ -150,15 +150,16 @@ def test_real_stable_days_are_quiet(history: list[TableProfile]) -> None:
 def test_real_faults_are_named(history: list[TableProfile]) -> None:
     current = _day(8, null_rate=0.4, extra_region="latam")
     findings = detect(current, history)
-    # "latam" is longer than the usual values: region's string lengths move with it, and
-    # are the new value's evidence, not findings of their own.
+    # "latam" is longer than the usual values: region's mean length moves with it, and is
+    # the new value's evidence, not a finding of its own. Its longest value, one
+    # character past a baseline always 4 long, is within chance for a run of 3,000 after
+    # 24,000 records (one run in nine holds the longest), so it is no evidence.
     assert [(f.column, f.metric) for f in findings] == [
         ("amount", DriftMetric.NULL_RATE),
         ("region", DriftMetric.NEW_VALUE),
     ]
     region = findings[1]
     assert region.message.startswith('region.new_value: value "latam" is 1')
-    assert [(e.metric, e.statistic) for e in region.evidence] == [  # widest margin first
-        (DriftMetric.STRING_LENGTH, "len_max"),
+    assert [(e.metric, e.statistic) for e in region.evidence] == [
         (DriftMetric.STRING_LENGTH, "len_mean"),
     ]

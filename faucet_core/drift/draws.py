@@ -1,0 +1,82 @@
+"""A run's extremes as the extremes of its own draws.
+
+A run's minimum and maximum are the extremes of its n records. Drawn from the same
+distribution as the baseline's records, a light run reaches less far into the tails: 5
+records reach the top 5 % of the values with a chance of 1 - 0.95^5 = 23 %, so a lower
+maximum on a light day is expected, and judged against the baseline runs' maxima (each
+of hundreds of records) it is a false alarm. Two chances are computed here from the
+baseline's pooled records, and a candidate extreme that one of them explains at the
+test's share of the budget is cleared (never raised):
+
+* an extreme that moved **inward** (a maximum that fell, a minimum that rose): the
+  chance that all n records stay on the inner side of it, ``F(x)^n`` for a maximum, with
+  ``F`` the share of the baseline's pooled values at or below ``x`` from the merged KLL
+  sketches, taken at the far end of the sketch's rank error so that it can only clear
+  less (:func:`inward_chance`);
+* an extreme that moved **outward** beyond a baseline that always held the same extreme
+  (a maximum code of 4 in every run; every identifier 3 characters long), by no more than
+  the column's spread (or one character): by exchangeability, the chance that a run of n
+  records holds a value beyond all N pooled baseline records is n / (N + n)
+  (:func:`outward_chance`), about 5 % for a run of 7 records after 20 such runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from faucet_core.errors import SketchError
+from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.sketches import load_kll, new_kll
+
+__all__ = ["inward_chance", "outward_chance"]
+
+
+def inward_chance(
+    current: ColumnProfile, past: Sequence[ColumnProfile], value: float, *, high: bool
+) -> float | None:
+    """The chance that the run's n numbers all stay at or below ``value`` (``high``: a
+    maximum) or at or above it (a minimum), drawn from the baseline's pooled numbers;
+    None without readable sketches."""
+    n = current.numeric.count if current.numeric is not None else 0
+    if n <= 0:
+        return None
+    pooled = new_kll()
+    for c in past:
+        if c.numeric is None or c.numeric.count <= 0:
+            continue  # a run with no numbers adds nothing to the pool
+        text = c.sketches.get("kll")
+        if not isinstance(text, str):
+            return None
+        try:
+            pooled.merge(load_kll(text, c.name))
+        except SketchError:
+            return None
+    if pooled.is_empty():
+        return None
+    error = pooled.normalized_rank_error(False)
+    # the near end of the sketch's rank error: the chance can only come out smaller, and
+    # the error is uniform in rank, so only a light run clears (0.98 ** 900 is 1e-8)
+    if high:
+        inside = pooled.get_rank(value, True) - error  # the share at or below value
+    else:
+        inside = 1.0 - pooled.get_rank(value, False) - error  # the share at or above
+    inside = min(max(inside, 0.0), 1.0)
+    return float(inside**n)
+
+
+def outward_chance(current: ColumnProfile, past: Sequence[ColumnProfile]) -> float | None:
+    """The chance that a run of n records holds a value beyond every one of the N pooled
+    baseline records, when all N + n are exchangeable: n / (N + n)."""
+    n = _records(current)
+    total = sum(_records(c) for c in past)
+    if n <= 0 or total <= 0:
+        return None
+    return n / (total + n)
+
+
+def _records(c: ColumnProfile) -> int:
+    if c.numeric is not None:
+        return c.numeric.count
+    if c.string is not None:
+        return c.string.count
+    return 0
