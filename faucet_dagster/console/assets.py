@@ -1,15 +1,23 @@
 """What the console knows of the code location's assets: their keys (the impact page's
-choices) and which catalog dataset each writes (for the link to the Dagster UI)."""
+choices), which catalog dataset each writes (for the link to the Dagster UI, and for the
+assets that never ran, which the catalog does not hold yet) and the configuration of each
+one's profile check (the detector's settings, for the bands the charts draw)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from collections.abc import Sequence
+from dataclasses import field
+
 import dagster as dg
 
+from faucet_core.catalog import DatasetRef
+from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ConfigError, FaucetError
 from faucet_dagster.lineage.mapping import asset_dataset
+from faucet_dagster.location import ProfiledAsset
 
 __all__ = ["ENV_DAGSTER_URL", "AssetIndex", "dagster_url"]
 
@@ -36,24 +44,37 @@ class AssetIndex:
     """Every asset key of the location, as ``a/b``, sorted."""
     by_dataset: dict[str, dg.AssetKey]
     """Catalog dataset id -> the asset that writes it."""
+    refs: dict[str, DatasetRef] = field(default_factory=dict)
+    """Catalog dataset id -> the dataset the asset writes (its URI, run or not)."""
+    configs: dict[str, ProfilingConfig] = field(default_factory=dict)
+    """Catalog dataset id -> the settings of the asset's profile check (profiled assets)."""
 
     @classmethod
-    def of(cls, defs: dg.Definitions) -> AssetIndex:
+    def of(cls, defs: dg.Definitions, profiled: Sequence[ProfiledAsset] = ()) -> AssetIndex:
         graph = defs.resolve_asset_graph()
         keys = sorted(graph.get_all_asset_keys())
         by_dataset: dict[str, dg.AssetKey] = {}
+        refs: dict[str, DatasetRef] = {}
         for key in keys:
             node = graph.get(key)
             try:
-                by_dataset[asset_dataset(key, node.metadata, node.tags).id] = key
+                ref = asset_dataset(key, node.metadata, node.tags)
             except FaucetError:  # a bad faucet/dataset entry: no link for that asset only
                 continue
-        return cls(tuple(k.to_user_string() for k in keys), by_dataset)
+            by_dataset[ref.id] = key
+            refs[ref.id] = ref
+        ids = {key: dataset for dataset, key in by_dataset.items()}
+        configs = {ids[p.key]: p.config for p in profiled if p.key in ids}
+        return cls(tuple(k.to_user_string() for k in keys), by_dataset, refs, configs)
 
     def key_of(self, dataset_id: str) -> str | None:
         """The key (``a/b``) of the asset that writes the dataset, if one does."""
         key = self.by_dataset.get(dataset_id)
         return key.to_user_string() if key is not None else None
+
+    def config_of(self, dataset_id: str) -> ProfilingConfig | None:
+        """The profile check's settings of the asset that writes the dataset, if any."""
+        return self.configs.get(dataset_id)
 
     def link(self, base: str | None, dataset_id: str) -> str | None:
         """The asset's page in the Dagster UI, when ``base`` is set and the dataset is an

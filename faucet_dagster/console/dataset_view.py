@@ -1,0 +1,460 @@
+"""What a dataset's page shows of its profile history (pure: no I/O).
+
+The page answers, top first: is it healthy (:class:`~faucet_dagster.console.views.Status`
+and the newest run's findings), what fired before (the findings history over the stored
+runs), and why (per column, a chart of each judged statistic over time with the band the
+detector judged the newest run against, from :func:`faucet_core.drift.bands_view.
+series_bands`, and the band each earlier finding carries; the marker only on the
+statistic that drifted). Categorical columns show their top values' shares run by run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from faucet_core.catalog.model import DatasetProfileRun
+from faucet_core.config import OnDrift, ProfilingConfig
+from faucet_core.drift import DriftFinding, DriftFindingError
+from faucet_core.drift.bands_view import SeriesBand, series_bands
+from faucet_core.drift.numfmt import fmt_number, fmt_rate
+from faucet_core.drift.series import ROW_COUNT, SERIES, SeriesSpec
+from faucet_core.profile import ColumnProfile
+from faucet_dagster.console.charts import ChartPoint, svg_chart
+from faucet_dagster.console.views import TABLE_LABEL, Status, ts
+from faucet_dagster.summary import shown_distinct
+
+__all__ = [
+    "SHOWN_RUNS",
+    "Chart",
+    "ColumnPanel",
+    "FindingRow",
+    "ProfileView",
+    "RunLink",
+    "RunRow",
+    "ValueShare",
+    "profile_view",
+    "profiles_needed",
+]
+
+SHOWN_RUNS = 20
+"""Runs drawn on the charts and listed (the newest)."""
+TOP_SHOWN = 6
+"""Top values followed per categorical column (plus any a finding named)."""
+VALUE_METRICS = ("new_value", "vanished_value")
+
+_LABEL = {
+    "null_rate": "null rate",
+    "distinct": "distinct values",
+    "mean": "mean",
+    "min": "min",
+    "max": "max",
+    "len_mean": "mean length",
+    "len_max": "longest length",
+    "rows": "rows",
+}
+
+
+def profiles_needed(config: ProfilingConfig | None) -> int:
+    """Profiles to read: the shown runs and the newest one's baseline window."""
+    return SHOWN_RUNS + (config.window if config is not None else 0)
+
+
+@dataclass(frozen=True)
+class RunLink:
+    short: str
+    full: str
+    href: str | None
+    """The run's page in the Dagster UI, when its base URL is set."""
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    at: str
+    run: RunLink
+    column: str
+    metric: str
+    message: str
+    severity: str
+
+
+@dataclass(frozen=True)
+class RunRow:
+    at: str
+    rows: str
+    status: str
+    findings: int
+    partition: str
+    run: RunLink
+
+
+@dataclass(frozen=True)
+class Chart:
+    statistic: str
+    label: str
+    svg: Markup
+    band: str
+    """The band of the newest run in words ('' without one)."""
+    drifted: bool
+    """The statistic drifted in one of the shown runs."""
+
+
+@dataclass(frozen=True)
+class ValueShare:
+    value: str
+    first: str
+    latest: str
+    change: str
+    flagged: str
+    """'new' / 'vanished' when a finding named this value, else ''."""
+    svg: Markup
+
+
+@dataclass(frozen=True)
+class ColumnPanel:
+    name: str
+    type: str
+    null_rate: str
+    distinct: str
+    numbers: str
+    findings: tuple[str, ...]
+    """The newest run's findings about the column."""
+    charts: tuple[Chart, ...]
+    values: tuple[ValueShare, ...]
+
+
+@dataclass(frozen=True)
+class ProfileView:
+    latest: DatasetProfileRun
+    findings: tuple[FindingRow, ...]
+    """The newest run's findings."""
+    history: tuple[FindingRow, ...]
+    """Every finding of the shown runs, newest first."""
+    runs: tuple[RunRow, ...]
+    """The shown runs, newest first."""
+    row_chart: Chart | None
+    columns: tuple[ColumnPanel, ...]
+    warmup: str
+    """How far the baseline is from judging (warming up only)."""
+    stored: int
+
+
+def _findings(run: DatasetProfileRun) -> list[DriftFinding]:
+    out = []
+    for data in run.findings:
+        try:
+            out.append(DriftFinding.from_dict(data))
+        except DriftFindingError:
+            continue  # written by an incompatible faucet: not drawn
+    return out
+
+
+def _run_link(run_id: str, dagster: str | None) -> RunLink:
+    href = f"{dagster}/runs/{quote(run_id, safe='')}" if dagster and run_id else None
+    return RunLink(short=run_id[:8] or "-", full=run_id, href=href)
+
+
+def _severity(config: ProfilingConfig | None) -> str:
+    if config is not None and config.on_drift is OnDrift.FAIL:
+        return "error"
+    return "warning"
+
+
+def _baseline(
+    profiles: Sequence[DatasetProfileRun], config: ProfilingConfig
+) -> list[DatasetProfileRun]:
+    """The runs the newest one was judged against, as the store keeps them: earlier runs of
+    its partition, less drifted ones under ``on_drift: fail``, the newest ``window``."""
+    latest = profiles[-1]
+    kept = [
+        p
+        for p in profiles[:-1]
+        if p.partition == latest.partition
+        and not (p.status == "drifted" and config.on_drift is OnDrift.FAIL)
+    ]
+    return kept[-config.window :]
+
+
+def _fmt(statistic: str) -> Callable[[float], str]:
+    if statistic == "null_rate":
+        return fmt_rate
+    if statistic == "rows":
+        return lambda v: f"{v:,.0f}"
+    return fmt_number
+
+
+def _band_words(band: SeriesBand | None, fmt: Callable[[float], str]) -> str:
+    if band is None:
+        return ""
+    return f"band {fmt(band.low)} to {fmt(band.high)}"
+
+
+def _series_chart(
+    column: str,
+    spec: SeriesSpec,
+    runs: Sequence[tuple[DatasetProfileRun, list[DriftFinding]]],
+    read: Callable[[DatasetProfileRun], float | None],
+    band: SeriesBand | None,
+    band_from: dt.datetime | None,
+) -> Chart:
+    fmt = _fmt(spec.statistic)
+    points = []
+    drifted = False
+    for run, findings in runs:
+        mine = next(
+            (
+                g
+                for f in findings
+                for g in f.findings
+                if g.column == column and g.statistic == spec.statistic and g.metric is spec.metric
+            ),
+            None,
+        )
+        expected = None
+        if mine is not None and mine.expected_low is not None and mine.expected_high is not None:
+            expected = (mine.expected_low, mine.expected_high)
+        drifted = drifted or mine is not None
+        points.append(
+            ChartPoint(
+                at=run.recorded_at,
+                value=read(run),
+                run=f"{ts(run.recorded_at)} run {run.run_id[:8]}",
+                drift=mine is not None,
+                expected=expected,
+            )
+        )
+    name = TABLE_LABEL if not column else column
+    label = f"{name} {_LABEL.get(spec.statistic, spec.statistic)}"
+    svg = svg_chart(
+        points,
+        label=label,
+        fmt=fmt,
+        band=None if band is None else (band.low, band.high),
+        band_from=band_from,
+        bounds=(0.0, 1.0) if spec.share else (0.0, float("inf")) if spec.step else None,
+    )
+    return Chart(spec.statistic, label, svg, _band_words(band, fmt), drifted)
+
+
+def _charted(col: ColumnProfile, drifted: set[str]) -> list[SeriesSpec]:
+    """The statistics drawn for a column: its null rate, its level (mean, or mean length),
+    and every statistic that drifted in a shown run. A classified column's numbers are
+    values: never drawn."""
+    out = []
+    for spec in SERIES:
+        s = spec.statistic
+        if col.classified and s in ("mean", "min", "max"):
+            continue
+        if (
+            s == "null_rate"
+            or s in drifted
+            or (s == "mean" and col.numeric is not None)
+            or (s == "len_mean" and col.string is not None and col.numeric is None)
+        ):
+            out.append(spec)
+    return out
+
+
+def _value_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _shares(col: ColumnProfile | None) -> dict[str, float]:
+    if col is None or col.top_values is None:
+        return {}
+    return {_value_text(t.value): t.share for t in col.top_values}
+
+
+def _value_shares(
+    name: str,
+    runs: Sequence[tuple[DatasetProfileRun, list[DriftFinding]]],
+) -> tuple[ValueShare, ...]:
+    latest = runs[-1][0].profile.columns.get(name)
+    if latest is None or latest.top_values is None or latest.high_cardinality or latest.classified:
+        return ()
+    flagged: dict[str, tuple[str, set[int]]] = {}
+    for i, (_, findings) in enumerate(runs):
+        for f in findings:
+            for g in f.findings:
+                if g.column == name and g.metric.value in VALUE_METRICS and g.value_key is not None:
+                    key = _value_text(g.value_key)
+                    word = "new" if g.metric.value == "new_value" else "vanished"
+                    flagged.setdefault(key, (word, set()))[1].add(i)
+    if latest.numeric is not None and not flagged:
+        return ()  # numbers are drawn as series; their listed values only when one was named
+    shares = [_shares(run.profile.columns.get(name)) for run, _ in runs]
+    wanted = list(dict.fromkeys([*list(shares[-1])[:TOP_SHOWN], *flagged]))
+    out = []
+    for value in wanted:
+        marks = flagged.get(value, ("", set()))
+        points = [
+            ChartPoint(
+                at=run.recorded_at,
+                value=shares[i].get(value, 0.0 if shares[i] else None),
+                run=f"{ts(run.recorded_at)} run {run.run_id[:8]}",
+                drift=i in marks[1],
+            )
+            for i, (run, _) in enumerate(runs)
+        ]
+        first = next((p.value for p in points if p.value is not None), None)
+        now = points[-1].value
+        change = "-"
+        if first is not None and now is not None:
+            change = f"{(now - first) * 100:+.1f} pp"
+        out.append(
+            ValueShare(
+                value=value,
+                first=fmt_rate(first) if first is not None else "-",
+                latest=fmt_rate(now) if now is not None else "-",
+                change=change,
+                flagged=marks[0],
+                svg=svg_chart(points, label=f"{name} = {value} share", fmt=fmt_rate, bounds=(0, 1)),
+            )
+        )
+    return tuple(out)
+
+
+def _numbers(col: ColumnProfile) -> str:
+    if col.numeric is not None and not col.classified:
+        n = col.numeric
+        return f"min {fmt_number(n.min)}, mean {fmt_number(n.mean)}, max {fmt_number(n.max)}"
+    if col.string is not None:
+        s = col.string
+        return f"length {s.len_min}-{s.len_max} (mean {s.len_mean:.1f})"
+    return "-"
+
+
+def _rows(
+    pairs: Iterable[tuple[DatasetProfileRun, list[DriftFinding]]],
+    severity: str,
+    dagster: str | None,
+) -> list[FindingRow]:
+    return [
+        FindingRow(
+            at=ts(run.recorded_at),
+            run=_run_link(run.run_id, dagster),
+            column=f.column or TABLE_LABEL,
+            metric=f.metric.value,
+            message=f.headline,
+            severity=severity,
+        )
+        for run, findings in pairs
+        for f in findings
+    ]
+
+
+def _warmup(
+    latest: DatasetProfileRun, baseline: Sequence[DatasetProfileRun], config: ProfilingConfig
+) -> str:
+    if latest.status != "warming":
+        return ""
+    have = len([p for p in baseline if p.row_count > 0])
+    return (
+        f"warming up: {have} of the {config.min_history} baseline run(s) drift detection "
+        f"needs are recorded; the run after the {config.min_history}th is the first judged"
+    )
+
+
+def profile_view(
+    profiles: Sequence[DatasetProfileRun],
+    *,
+    config: ProfilingConfig | None,
+    dagster: str | None,
+    types: Mapping[str, str],
+) -> ProfileView | None:
+    """The dataset page's profile part; None when no profile is recorded. ``config`` is the
+    asset's profile-check settings (without them, no band is drawn); ``dagster`` the
+    Dagster UI's base URL (run links); ``types`` the schema's column types."""
+    if not profiles:
+        return None
+    latest = profiles[-1]
+    shown = [(p, _findings(p)) for p in profiles[-SHOWN_RUNS:]]
+    severity = _severity(config)
+    bands: dict[tuple[str, str], SeriesBand] = {}
+    band_from = None
+    warmup = ""
+    if config is not None:
+        baseline = _baseline(profiles, config)
+        warmup = _warmup(latest, baseline, config)
+        if baseline:
+            bands = series_bands(
+                latest.profile,
+                [p.profile for p in baseline],
+                config,
+                current_time=latest.recorded_at,
+                baseline_times=[p.recorded_at for p in baseline],
+            )
+            band_from = baseline[0].recorded_at
+    drifted: dict[str, set[str]] = {}
+    for _, findings in shown:
+        for f in findings:
+            for g in f.findings:
+                drifted.setdefault(g.column, set()).add(g.statistic)
+    row_chart = _series_chart(
+        "",
+        ROW_COUNT,
+        shown,
+        lambda run: float(run.row_count),
+        bands.get(("", ROW_COUNT.statistic)),
+        band_from,
+    )
+    columns = []
+    for name, col in latest.profile.columns.items():
+        mine = drifted.get(name, set())
+        charts = tuple(
+            _series_chart(
+                name,
+                spec,
+                shown,
+                _reader(name, spec),
+                bands.get((name, spec.statistic)),
+                band_from,
+            )
+            for spec in _charted(col, mine)
+        )
+        columns.append(
+            ColumnPanel(
+                name=name,
+                type=types.get(name, ", ".join(sorted(col.types)) or "?"),
+                null_rate=fmt_rate(col.null_rate),
+                distinct=f"{shown_distinct(col):,}",
+                numbers=_numbers(col),
+                findings=tuple(f.headline for f in shown[-1][1] if f.column == name),
+                charts=charts,
+                values=_value_shares(name, shown),
+            )
+        )
+    return ProfileView(
+        latest=latest,
+        findings=tuple(_rows([shown[-1]], severity, dagster)),
+        history=tuple(_rows(reversed(shown), severity, dagster)),
+        runs=tuple(
+            RunRow(
+                at=ts(run.recorded_at),
+                rows=f"{run.row_count:,}",
+                status=Status.WARMING.value if run.status == "warming" else run.status,
+                findings=len(findings),
+                partition=run.partition,
+                run=_run_link(run.run_id, dagster),
+            )
+            for run, findings in reversed(shown)
+        ),
+        row_chart=row_chart,
+        columns=tuple(columns),
+        warmup=warmup,
+        stored=len(profiles),
+    )
+
+
+def _reader(name: str, spec: SeriesSpec) -> Callable[[DatasetProfileRun], float | None]:
+    def read(run: DatasetProfileRun) -> float | None:
+        col = run.profile.columns.get(name)
+        return None if col is None else spec.read(col)
+
+    return read
