@@ -66,7 +66,8 @@ def svg_chart(
     ``bounds`` clamps the value axis (0..1 for a share); ``fmt`` writes a value."""
     values = _finite([p.value for p in points])
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
-    span = hi - lo if hi > lo else max(abs(hi) * 0.05, 1e-9)
+    flat = 0.01 if bounds is not None and bounds[1] <= 1.0 else 1.0  # a share: 1 point
+    span = hi - lo if hi > lo else max(abs(hi) * 0.05, flat)
     edges = _finite([*(band or ()), *(e for p in points if p.expected for e in p.expected)])
     y_lo = min([lo, *(max(e, lo - REACH * span) for e in edges)])
     y_hi = max([hi, *(min(e, hi + REACH * span) for e in edges)])

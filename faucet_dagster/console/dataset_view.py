@@ -48,6 +48,8 @@ SHOWN_RUNS = 20
 TOP_SHOWN = 6
 """Top values followed per categorical column (plus any a finding named)."""
 VALUE_METRICS = ("new_value", "vanished_value")
+MIN_COVERAGE = 0.5
+"""A column's top values are shown when they hold at least this share of its records."""
 
 _LABEL = {
     "null_rate": "null rate",
@@ -189,10 +191,15 @@ def _fmt(statistic: str) -> Callable[[float], str]:
     return fmt_number
 
 
-def _band_words(band: SeriesBand | None, fmt: Callable[[float], str]) -> str:
+def _band_words(
+    band: SeriesBand | None, fmt: Callable[[float], str], lowest: float | None
+) -> str:
+    """The band in words, its low end no lower than the statistic can go (a null rate's
+    floor reaches below 0 %)."""
     if band is None:
         return ""
-    return f"band {fmt(band.low)} to {fmt(band.high)}"
+    low = band.low if lowest is None else max(band.low, lowest)
+    return f"band {fmt(low)} to {fmt(band.high)}"
 
 
 def _series_chart(
@@ -239,7 +246,8 @@ def _series_chart(
         band_from=band_from,
         bounds=(0.0, 1.0) if spec.share else (0.0, float("inf")) if spec.step else None,
     )
-    return Chart(spec.statistic, label, svg, _band_words(band, fmt), drifted)
+    lowest = 0.0 if spec.share or spec.step else None
+    return Chart(spec.statistic, label, svg, _band_words(band, fmt, lowest), drifted)
 
 
 def _charted(col: ColumnProfile, drifted: set[str]) -> list[SeriesSpec]:
@@ -286,8 +294,10 @@ def _value_shares(
                     key = _value_text(g.value_key)
                     word = "new" if g.metric.value == "new_value" else "vanished"
                     flagged.setdefault(key, (word, set()))[1].add(i)
-    if latest.numeric is not None and not flagged:
-        return ()  # numbers are drawn as series; their listed values only when one was named
+    if not flagged and (latest.numeric is not None or latest.top_values_coverage < MIN_COVERAGE):
+        # numbers are drawn as series, and a list that leaves most records out says little
+        # (ids, free text): their values only when a finding named one
+        return ()
     shares = [_shares(run.profile.columns.get(name)) for run, _ in runs]
     wanted = list(dict.fromkeys([*list(shares[-1])[:TOP_SHOWN], *flagged]))
     out = []
@@ -355,9 +365,10 @@ def _warmup(
     if latest.status != "warming":
         return ""
     have = len([p for p in baseline if p.row_count > 0])
+    more = max(config.min_history - have, 1)
     return (
         f"warming up: {have} of the {config.min_history} baseline run(s) drift detection "
-        f"needs are recorded; the run after the {config.min_history}th is the first judged"
+        f"needs were recorded before this run; drift is judged from {more} run(s) from now"
     )
 
 

@@ -182,6 +182,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             outcomes=outcomes,
             errors=errors,
             never_run=index.refs,
+            checked=set(index.configs),
         )
         found = [r for r in rows if matches(r, query)] if query.strip() else rows
         counts = status_counts(found)
@@ -240,7 +241,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             outcome = LatestOutcome(
                 latest.run_id, latest.recorded_at, latest.status, latest.findings
             )
-        status = status_of(outcome, asset=d.id in index.by_dataset, error_at=errors.get(d.id))
+        status = status_of(outcome, asset=d.id in index.configs, error_at=errors.get(d.id))
         types = {f.name: f.type or "?" for f in d.schema or ()}
         profile = await run_in_threadpool(
             functools.partial(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -100,7 +100,7 @@ def status_of(
     outcome: LatestOutcome | None, *, asset: bool, error_at: dt.datetime | None
 ) -> Status:
     """A check error newer than the newest recorded profile wins; then the profile's own
-    outcome; an asset that never recorded one has never run."""
+    outcome; an asset with a profile check (``asset``) that recorded none has never run."""
     if error_at is not None and (outcome is None or error_at > outcome.recorded_at):
         return Status.ERROR
     if outcome is not None:
@@ -147,17 +147,20 @@ def dataset_rows(
     outcomes: Mapping[str, LatestOutcome] | None = None,
     errors: Mapping[str, dt.datetime] | None = None,
     never_run: Mapping[str, DatasetRef] | None = None,
+    checked: Collection[str] = (),
 ) -> list[DatasetRow]:
     """One row per catalog dataset, then one per asset of the location that the catalog
-    does not hold yet (``never_run``: dataset id -> the dataset it would write).
-    ``errors`` maps a dataset id to its asset's newest check error."""
+    does not hold yet (``never_run``: dataset id -> the dataset it would write: never
+    run). ``errors`` maps a dataset id to its asset's newest check error; ``checked``
+    holds the ids of the datasets a profile check of the location profiles (without a
+    profile yet: never run; any other dataset without one: not profiled)."""
     outcomes = outcomes or {}
     errors = errors or {}
     rows = []
     for e in entries:
         outcome = outcomes.get(e.id)
         error_at = errors.get(e.id)
-        status = status_of(outcome, asset=e.id in assets, error_at=error_at)
+        status = status_of(outcome, asset=e.id in checked, error_at=error_at)
         findings = outcome.findings if outcome is not None and status is Status.DRIFTED else ()
         at = error_at if status is Status.ERROR else (outcome.recorded_at if outcome else None)
         rows.append(
