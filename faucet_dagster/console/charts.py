@@ -60,10 +60,12 @@ def svg_chart(
     band: tuple[float, float] | None = None,
     band_from: dt.datetime | None = None,
     bounds: tuple[float, float] | None = None,
+    dots: bool = True,
 ) -> Markup:
     """An ``<svg>`` chart of ``points`` (oldest first). ``band`` is the detector's band for
     the latest run, shaded from ``band_from`` (its oldest baseline run) to the latest;
-    ``bounds`` clamps the value axis (0..1 for a share); ``fmt`` writes a value."""
+    ``bounds`` clamps the value axis (0..1 for a share); ``fmt`` writes a value;
+    ``dots=False`` draws a dot (with its tooltip) only on drifted runs and the latest."""
     values = _finite([p.value for p in points])
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     flat = 0.01 if bounds is not None and bounds[1] <= 1.0 else 1.0  # a share: 1 point
@@ -86,10 +88,12 @@ def svg_chart(
     first, last = (points[0].at, points[-1].at) if points else (None, None)
     t_span = (last - first) if first is not None and last is not None else dt.timedelta(0)
 
+    seconds = t_span.total_seconds()
+
     def x_of(at: dt.datetime) -> float:
-        if first is None or t_span <= dt.timedelta(0):
+        if first is None or seconds <= 0:
             return LEFT + plot_w / 2
-        return LEFT + (at - first) / t_span * plot_w
+        return LEFT + (at - first).total_seconds() / seconds * plot_w
 
     drifts = sum(1 for p in points if p.drift)
     parts = [
@@ -124,24 +128,29 @@ def svg_chart(
                 f"{escape(_time_label(at, t_span))}</text>"
             )
     # the line, broken where a run has no value
+    xy = [
+        None if p.value is None or not math.isfinite(p.value) else (x_of(p.at), y_of(p.value))
+        for p in points
+    ]
     segment: list[str] = []
     segments: list[list[str]] = [segment]
-    for p in points:
-        if p.value is None or not math.isfinite(p.value):
+    for at in xy:
+        if at is None:
             segment = []
             segments.append(segment)
             continue
-        segment.append(f"{_f(x_of(p.at))},{_f(y_of(p.value))}")
+        segment.append(f"{at[0]:.1f},{at[1]:.1f}")
     for seg in segments:
         if len(seg) > 1:
             parts.append(
                 f'<polyline points="{" ".join(seg)}" fill="none" stroke="#2563eb" '
                 'stroke-width="1.5"/>'
             )
-    for p in points:
-        if p.value is None or not math.isfinite(p.value):
+    last = len(points) - 1
+    for i, (p, at) in enumerate(zip(points, xy, strict=True)):
+        if at is None or p.value is None or not (dots or p.drift or i == last):
             continue
-        x, y = x_of(p.at), y_of(p.value)
+        x, y = at
         if p.drift and p.expected is not None:
             top, bottom = y_of(p.expected[1]), y_of(p.expected[0])
             parts.append(

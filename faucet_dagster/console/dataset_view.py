@@ -127,6 +127,8 @@ class ColumnPanel:
     numbers: str
     findings: tuple[str, ...]
     """The newest run's findings about the column."""
+    never_null: bool
+    """No shown run had a null (its null rate is not drawn)."""
     charts: tuple[Chart, ...]
     values: tuple[ValueShare, ...]
 
@@ -155,6 +157,28 @@ def _findings(run: DatasetProfileRun) -> list[DriftFinding]:
         except DriftFindingError:
             continue  # written by an incompatible faucet: not drawn
     return out
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """One shown run, read once: its findings (and each one's evidence, by series)."""
+
+    run: DatasetProfileRun
+    findings: list[DriftFinding]
+    label: str
+    """The run as a chart point's tooltip names it."""
+    by_series: dict[tuple[str, str, str], DriftFinding]
+    """(column, statistic, metric) -> the finding or evidence about that series."""
+
+    @classmethod
+    def of(cls, run: DatasetProfileRun) -> _Shown:
+        findings = _findings(run)
+        by_series: dict[tuple[str, str, str], DriftFinding] = {}
+        for f in findings:
+            for g in f.findings:
+                by_series.setdefault((g.column, g.statistic, g.metric.value), g)
+        label = f"{ts(run.recorded_at)} run {run.run_id[:8]}"
+        return cls(run, findings, label, by_series)
 
 
 def _run_link(run_id: str, dagster: str | None) -> RunLink:
@@ -205,7 +229,7 @@ def _band_words(
 def _series_chart(
     column: str,
     spec: SeriesSpec,
-    runs: Sequence[tuple[DatasetProfileRun, list[DriftFinding]]],
+    runs: Sequence[_Shown],
     read: Callable[[DatasetProfileRun], float | None],
     band: SeriesBand | None,
     band_from: dt.datetime | None,
@@ -213,16 +237,10 @@ def _series_chart(
     fmt = _fmt(spec.statistic)
     points = []
     drifted = False
-    for run, findings in runs:
-        mine = next(
-            (
-                g
-                for f in findings
-                for g in f.findings
-                if g.column == column and g.statistic == spec.statistic and g.metric is spec.metric
-            ),
-            None,
-        )
+    key = (column, spec.statistic, spec.metric.value)
+    for shown in runs:
+        run = shown.run
+        mine = shown.by_series.get(key)
         expected = None
         if mine is not None and mine.expected_low is not None and mine.expected_high is not None:
             expected = (mine.expected_low, mine.expected_high)
@@ -231,7 +249,7 @@ def _series_chart(
             ChartPoint(
                 at=run.recorded_at,
                 value=read(run),
-                run=f"{ts(run.recorded_at)} run {run.run_id[:8]}",
+                run=shown.label,
                 drift=mine is not None,
                 expected=expected,
             )
@@ -250,17 +268,17 @@ def _series_chart(
     return Chart(spec.statistic, label, svg, _band_words(band, fmt, lowest), drifted)
 
 
-def _charted(col: ColumnProfile, drifted: set[str]) -> list[SeriesSpec]:
-    """The statistics drawn for a column: its null rate, its level (mean, or mean length),
-    and every statistic that drifted in a shown run. A classified column's numbers are
-    values: never drawn."""
+def _charted(col: ColumnProfile, drifted: set[str], nulls: bool) -> list[SeriesSpec]:
+    """The statistics drawn for a column: its null rate (when a shown run had nulls), its
+    level (mean, or mean length), and every statistic that drifted in a shown run. A
+    classified column's numbers are values: never drawn."""
     out = []
     for spec in SERIES:
         s = spec.statistic
         if col.classified and s in ("mean", "min", "max"):
             continue
         if (
-            s == "null_rate"
+            (s == "null_rate" and nulls)
             or s in drifted
             or (s == "mean" and col.numeric is not None)
             or (s == "len_mean" and col.string is not None and col.numeric is None)
@@ -279,18 +297,17 @@ def _shares(col: ColumnProfile | None) -> dict[str, float]:
     return {_value_text(t.value): t.share for t in col.top_values}
 
 
-def _value_shares(
-    name: str,
-    runs: Sequence[tuple[DatasetProfileRun, list[DriftFinding]]],
-) -> tuple[ValueShare, ...]:
-    latest = runs[-1][0].profile.columns.get(name)
+def _value_shares(name: str, runs: Sequence[_Shown]) -> tuple[ValueShare, ...]:
+    latest = runs[-1].run.profile.columns.get(name)
     if latest is None or latest.top_values is None or latest.high_cardinality or latest.classified:
         return ()
     flagged: dict[str, tuple[str, set[int]]] = {}
-    for i, (_, findings) in enumerate(runs):
-        for f in findings:
+    for i, shown in enumerate(runs):
+        for f in shown.findings:
+            if f.column != name:
+                continue
             for g in f.findings:
-                if g.column == name and g.metric.value in VALUE_METRICS and g.value_key is not None:
+                if g.metric.value in VALUE_METRICS and g.value_key is not None:
                     key = _value_text(g.value_key)
                     word = "new" if g.metric.value == "new_value" else "vanished"
                     flagged.setdefault(key, (word, set()))[1].add(i)
@@ -298,19 +315,19 @@ def _value_shares(
         # numbers are drawn as series, and a list that leaves most records out says little
         # (ids, free text): their values only when a finding named one
         return ()
-    shares = [_shares(run.profile.columns.get(name)) for run, _ in runs]
+    shares = [_shares(shown.run.profile.columns.get(name)) for shown in runs]
     wanted = list(dict.fromkeys([*list(shares[-1])[:TOP_SHOWN], *flagged]))
     out = []
     for value in wanted:
         marks = flagged.get(value, ("", set()))
         points = [
             ChartPoint(
-                at=run.recorded_at,
+                at=shown.run.recorded_at,
                 value=shares[i].get(value, 0.0 if shares[i] else None),
-                run=f"{ts(run.recorded_at)} run {run.run_id[:8]}",
+                run=shown.label,
                 drift=i in marks[1],
             )
-            for i, (run, _) in enumerate(runs)
+            for i, shown in enumerate(runs)
         ]
         first = next((p.value for p in points if p.value is not None), None)
         now = points[-1].value
@@ -324,7 +341,13 @@ def _value_shares(
                 latest=fmt_rate(now) if now is not None else "-",
                 change=change,
                 flagged=marks[0],
-                svg=svg_chart(points, label=f"{name} = {value} share", fmt=fmt_rate, bounds=(0, 1)),
+                svg=svg_chart(
+                    points,
+                    label=f"{name} = {value} share",
+                    fmt=fmt_rate,
+                    bounds=(0, 1),
+                    dots=False,
+                ),
             )
         )
     return tuple(out)
@@ -340,11 +363,7 @@ def _numbers(col: ColumnProfile) -> str:
     return "-"
 
 
-def _rows(
-    pairs: Iterable[tuple[DatasetProfileRun, list[DriftFinding]]],
-    severity: str,
-    dagster: str | None,
-) -> list[FindingRow]:
+def _rows(runs: Iterable[_Shown], severity: str, dagster: str | None) -> list[FindingRow]:
     return [
         FindingRow(
             at=ts(run.recorded_at),
@@ -354,8 +373,9 @@ def _rows(
             message=f.headline,
             severity=severity,
         )
-        for run, findings in pairs
-        for f in findings
+        for shown in runs
+        for run in (shown.run,)
+        for f in shown.findings
     ]
 
 
@@ -385,7 +405,7 @@ def profile_view(
     if not profiles:
         return None
     latest = profiles[-1]
-    shown = [(p, _findings(p)) for p in profiles[-SHOWN_RUNS:]]
+    shown = [_Shown.of(p) for p in profiles[-SHOWN_RUNS:]]
     severity = _severity(config)
     bands: dict[tuple[str, str], SeriesBand] = {}
     band_from = None
@@ -403,10 +423,9 @@ def profile_view(
             )
             band_from = baseline[0].recorded_at
     drifted: dict[str, set[str]] = {}
-    for _, findings in shown:
-        for f in findings:
-            for g in f.findings:
-                drifted.setdefault(g.column, set()).add(g.statistic)
+    for one in shown:
+        for column, statistic, _ in one.by_series:
+            drifted.setdefault(column, set()).add(statistic)
     row_chart = _series_chart(
         "",
         ROW_COUNT,
@@ -427,7 +446,7 @@ def profile_view(
                 bands.get((name, spec.statistic)),
                 band_from,
             )
-            for spec in _charted(col, mine)
+            for spec in _charted(col, mine, _had_nulls(name, shown))
         )
         columns.append(
             ColumnPanel(
@@ -436,7 +455,8 @@ def profile_view(
                 null_rate=fmt_rate(col.null_rate),
                 distinct=f"{shown_distinct(col):,}",
                 numbers=_numbers(col),
-                findings=tuple(f.headline for f in shown[-1][1] if f.column == name),
+                findings=tuple(f.headline for f in shown[-1].findings if f.column == name),
+                never_null=not _had_nulls(name, shown),
                 charts=charts,
                 values=_value_shares(name, shown),
             )
@@ -450,17 +470,26 @@ def profile_view(
                 at=ts(run.recorded_at),
                 rows=f"{run.row_count:,}",
                 status=Status.WARMING.value if run.status == "warming" else run.status,
-                findings=len(findings),
+                findings=len(one.findings),
                 partition=run.partition,
                 run=_run_link(run.run_id, dagster),
             )
-            for run, findings in reversed(shown)
+            for one in reversed(shown)
+            for run in (one.run,)
         ),
         row_chart=row_chart,
         columns=tuple(columns),
         warmup=warmup,
         stored=len(profiles),
     )
+
+
+def _had_nulls(name: str, runs: Sequence[_Shown]) -> bool:
+    for one in runs:
+        col = one.run.profile.columns.get(name)
+        if col is not None and col.null_count:
+            return True
+    return False
 
 
 def _reader(name: str, spec: SeriesSpec) -> Callable[[DatasetProfileRun], float | None]:

@@ -186,8 +186,8 @@ def test_operator_edits_admin_audits_and_plans(chromium: Any, server: Server, sh
         total = page.locator('svg[aria-label="total null rate"]')
         assert total.get_attribute("data-drift") == "1"
         assert total.locator("circle.drift").count() == 1
-        assert page.locator('svg[aria-label="id null rate"] circle.drift').count() == 0
-        assert page.locator('svg[aria-label="id null rate"] circle.run').count() == 4
+        assert page.locator('svg[aria-label="total mean"] circle.drift').count() == 0
+        assert page.locator('svg[aria-label="total mean"] circle.run').count() == 4
         assert page.locator("a.dagster").get_attribute("href") == DAGSTER + "/assets/ledger"
         page.screenshot(path=str(shots / "04-dataset.png"), full_page=True)
 

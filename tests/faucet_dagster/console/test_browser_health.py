@@ -67,9 +67,10 @@ def test_every_health_page_in_chromium(chromium: Any, health_server: Server, sho
         assert mean.locator("rect.band").count() == 1
         assert mean.locator("circle.drift").count() == 1
         assert mean.locator("rect.expected").count() == 1
-        nulls = page.locator('svg[aria-label="amount null rate"]')
+        nulls = page.locator('svg[aria-label="note null rate"]')
         assert nulls.locator("circle.drift").count() == 0
         assert nulls.locator("circle.run").count() == 5
+        assert nulls.locator("rect.band").count() == 1
         box = mean.bounding_box()
         assert box is not None and box["width"] > 200 and box["height"] > 60  # drawn, not CSS-blocked
         link = page.locator("#runs-list a.run").first

@@ -100,9 +100,11 @@ def test_charts_draw_the_detectors_band_and_mark_only_the_drifted_statistic(
         )
     )
     assert charts["amount mean"] == ("5", "1", " data-band")
-    assert charts["amount null rate"] == ("5", "0", " data-band")  # a band, no marker
+    assert charts["note null rate"] == ("5", "0", " data-band")  # a band, no marker
+    assert "amount null rate" not in charts  # never null: not drawn
     assert charts["(row count) rows"][1:] == ("0", " data-band")
-    assert charts["region null rate"][1] == "0"  # region drifted on its values, not here
+    assert charts["region mean length"][1] == "1"  # the new value's evidence
+    assert charts["note mean length"][1] == "0"
     assert charts["region = mars share"][1] == "1"  # the new value's share is marked
     assert charts["region = north share"][1] == "0"
     assert all(d == "0" for label, (_, d, _) in charts.items() if label.startswith("note "))
