@@ -31,15 +31,15 @@ import pyarrow as pa
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import LOAD_AT_START, markdown_table, time_runs  # noqa: E402
+from _common import LOAD_AT_START, markdown_table, time_runs
 
-from faucet_core import ProfilingConfig, profile  # noqa: E402
-from faucet_core.catalog import DatasetEntry, DatasetRef, LatestOutcome  # noqa: E402
-from faucet_core.catalog.model import DatasetProfileRun  # noqa: E402
-from faucet_core.drift import detect_drift  # noqa: E402
-from faucet_dagster.console.dataset_view import profile_view  # noqa: E402
-from faucet_dagster.console.render import page  # noqa: E402
-from faucet_dagster.console.views import (  # noqa: E402
+from faucet_core import ProfilingConfig, profile
+from faucet_core.catalog import DatasetEntry, DatasetRef, LatestOutcome
+from faucet_core.catalog.model import DatasetProfileRun
+from faucet_core.drift import detect_drift
+from faucet_dagster.console.dataset_view import profile_view
+from faucet_dagster.console.render import page
+from faucet_dagster.console.views import (
     dataset_rows,
     sorted_rows,
     status_counts,
@@ -80,9 +80,13 @@ def dataset_history() -> list[DatasetProfileRun]:
     runs = []
     for i, prof in enumerate(profiles):
         baseline = profiles[max(0, i - CONFIG.window) : i]
-        findings = detect_drift(prof, baseline, CONFIG) if len(baseline) >= CONFIG.min_history else []
-        status = "warming" if len(baseline) < CONFIG.min_history else (
-            "drifted" if findings else "stable"
+        findings = (
+            detect_drift(prof, baseline, CONFIG) if len(baseline) >= CONFIG.min_history else []
+        )
+        status = (
+            "warming"
+            if len(baseline) < CONFIG.min_history
+            else ("drifted" if findings else "stable")
         )
         runs.append(
             DatasetProfileRun(
@@ -113,7 +117,6 @@ def render_dataset(history: list[DatasetProfileRun]) -> str:
         updated_at=START,
     )
     from faucet_core.catalog import DatasetDetail
-
     from faucet_dagster.console.views import Status, ts
 
     detail = DatasetDetail(entry, (), (), (), (), (), tuple(history))
@@ -135,7 +138,13 @@ def render_dataset(history: list[DatasetProfileRun]) -> str:
     return bytes(html).decode()
 
 
-def list_inputs() -> tuple[list[DatasetEntry], dict[str, LatestOutcome], dict[str, dt.datetime], dict[str, DatasetRef], dict[str, object]]:
+def list_inputs() -> tuple[
+    list[DatasetEntry],
+    dict[str, LatestOutcome],
+    dict[str, dt.datetime],
+    dict[str, DatasetRef],
+    dict[str, object],
+]:
     entries, outcomes, errors = [], {}, {}
     finding = {"column": "amount", "metric": "mean", "message": "amount.mean: moved"}
     for i in range(LIST_SIZE):
@@ -223,7 +232,16 @@ def main() -> None:
     print("# Console pages: build and render time\n")
     print(
         markdown_table(
-            ["page", "size", "median wall", "best wall", "best CPU", "budget", "peer (median)", "ratio"],
+            [
+                "page",
+                "size",
+                "median wall",
+                "best wall",
+                "best CPU",
+                "budget",
+                "peer (median)",
+                "ratio",
+            ],
             [
                 [
                     "dataset (`profile_view` + `dataset.html`)",

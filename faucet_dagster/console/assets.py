@@ -5,11 +5,9 @@ one's profile check (the detector's settings, for the bands the charts draw)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from urllib.parse import quote
-
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import dagster as dg
 

@@ -100,7 +100,7 @@ def svg_chart(
         f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
         f'height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(label)}" data-points="{len(points)}" data-drift="{drifts}"'
-        f'{" data-band" if band else ""}>',
+        f"{' data-band' if band else ''}>",
         f"<title>{escape(label)}</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#f9fafb" '
         'stroke="#e5e7eb"/>',
@@ -120,37 +120,39 @@ def svg_chart(
             f'fill="#6b7280" text-anchor="end">{escape(fmt(value))}</text>'
         )
     if first is not None and last is not None:
-        ticks = [(first, "start"), (last, "end")] if t_span > dt.timedelta(0) else [(last, "middle")]
-        for at, anchor in ticks:
+        ticks = (
+            [(first, "start"), (last, "end")] if t_span > dt.timedelta(0) else [(last, "middle")]
+        )
+        for tick, side in ticks:
             parts.append(
-                f'<text class="axis" x="{_f(x_of(at))}" y="{HEIGHT - 4}" font-size="10" '
-                f'fill="#6b7280" text-anchor="{anchor}">'
-                f"{escape(_time_label(at, t_span))}</text>"
+                f'<text class="axis" x="{_f(x_of(tick))}" y="{HEIGHT - 4}" font-size="10" '
+                f'fill="#6b7280" text-anchor="{side}">'
+                f"{escape(_time_label(tick, t_span))}</text>"
             )
     # the line, broken where a run has no value
-    xy = [
+    xy: list[tuple[float, float] | None] = [
         None if p.value is None or not math.isfinite(p.value) else (x_of(p.at), y_of(p.value))
         for p in points
     ]
     segment: list[str] = []
     segments: list[list[str]] = [segment]
-    for at in xy:
-        if at is None:
+    for pos in xy:
+        if pos is None:
             segment = []
             segments.append(segment)
             continue
-        segment.append(f"{at[0]:.1f},{at[1]:.1f}")
+        segment.append(f"{pos[0]:.1f},{pos[1]:.1f}")
     for seg in segments:
         if len(seg) > 1:
             parts.append(
                 f'<polyline points="{" ".join(seg)}" fill="none" stroke="#2563eb" '
                 'stroke-width="1.5"/>'
             )
-    last = len(points) - 1
-    for i, (p, at) in enumerate(zip(points, xy, strict=True)):
-        if at is None or p.value is None or not (dots or p.drift or i == last):
+    newest = len(points) - 1
+    for i, (p, pos) in enumerate(zip(points, xy, strict=True)):
+        if pos is None or p.value is None or not (dots or p.drift or i == newest):
             continue
-        x, y = at
+        x, y = pos
         if p.drift and p.expected is not None:
             top, bottom = y_of(p.expected[1]), y_of(p.expected[0])
             parts.append(
@@ -165,6 +167,8 @@ def svg_chart(
         attrs = (
             'class="drift" r="4" fill="#dc2626"' if p.drift else 'class="run" r="2" fill="#2563eb"'
         )
-        parts.append(f'<circle {attrs} cx="{_f(x)}" cy="{_f(y)}"><title>{escape(tip)}</title></circle>')
+        parts.append(
+            f'<circle {attrs} cx="{_f(x)}" cy="{_f(y)}"><title>{escape(tip)}</title></circle>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -215,9 +215,7 @@ def _fmt(statistic: str) -> Callable[[float], str]:
     return fmt_number
 
 
-def _band_words(
-    band: SeriesBand | None, fmt: Callable[[float], str], lowest: float | None
-) -> str:
+def _band_words(band: SeriesBand | None, fmt: Callable[[float], str], lowest: float | None) -> str:
     """The band in words, its low end no lower than the statistic can go (a null rate's
     floor reaches below 0 %)."""
     if band is None:
@@ -254,7 +252,7 @@ def _series_chart(
                 expected=expected,
             )
         )
-    name = TABLE_LABEL if not column else column
+    name = column if column else TABLE_LABEL
     label = f"{name} {_LABEL.get(spec.statistic, spec.statistic)}"
     svg = svg_chart(
         points,

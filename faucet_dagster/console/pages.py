@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-
-from sqlalchemy.exc import SQLAlchemyError
 
 from faucet_core.catalog import Consumer, LatestOutcome
 from faucet_core.errors import CatalogError
@@ -53,7 +52,6 @@ from faucet_dagster.console.render import page, redirect
 from faucet_dagster.console.views import (
     SORTS,
     STATUS_BY_SLUG,
-    Status,
     dataset_rows,
     edge_views,
     kind_of,

@@ -1,9 +1,6 @@
-"""What the console's pages show, built from the catalog's own objects (pure: no I/O).
-
-The drift marks of a column's sparklines come from :func:`faucet_dagster.summary.
-drift_marks`, the rule every view shares: a run is marked on a column only for that
-column's own findings.
-"""
+"""What the console's datasets list and lineage show, built from the catalog's own
+objects (pure: no I/O). A dataset's profile history is :mod:`~faucet_dagster.console.
+dataset_view`'s."""
 
 from __future__ import annotations
 
@@ -14,30 +11,21 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from markupsafe import Markup
-
 from faucet_core.catalog import (
     ColumnInput,
-    DatasetDetail,
     DatasetEntry,
     DatasetRef,
     Edge,
     LatestOutcome,
 )
-from faucet_core.catalog.model import DatasetProfileRun, merged_inputs
-from faucet_core.drift.numfmt import fmt_number, fmt_rate
-from faucet_core.profile import ColumnProfile
-from faucet_dagster.console.sparkline import svg_sparkline
-from faucet_dagster.summary import drift_marks, shown_distinct
+from faucet_core.catalog.model import merged_inputs
 
 __all__ = [
     "SORTS",
     "STATUS_BY_SLUG",
-    "ColumnView",
     "DatasetRow",
     "EdgeView",
     "Status",
-    "column_views",
     "dataset_rows",
     "drifted_columns",
     "edge_views",
@@ -222,111 +210,6 @@ def matches(row: DatasetRow, query: str) -> bool:
     drifted columns."""
     hay = " ".join((row.id, row.uri, row.kind, *row.owners, *row.columns)).lower()
     return all(word in hay for word in query.lower().split())
-
-
-# -- a dataset's profile -------------------------------------------------------------------
-_METRIC_LABEL = {
-    "distinct": "distinct",
-    "mean": "mean",
-    "min": "min",
-    "max": "max",
-    "string_length": "mean length",
-}
-
-
-def _metric_value(col: ColumnProfile, metric: str) -> float | None:
-    """A column's number for a series metric; None when the run has none (or the column
-    is classified: its mean and extremes are values, never shown)."""
-    if metric == "distinct":
-        return float(shown_distinct(col))
-    if metric in ("mean", "min", "max"):
-        if col.numeric is None or col.classified:
-            return None
-        return float(getattr(col.numeric, metric))
-    if metric == "string_length":
-        return float(col.string.len_mean) if col.string is not None else None
-    return None
-
-
-@dataclass(frozen=True)
-class ColumnView:
-    name: str
-    type: str
-    null_rate: str
-    distinct: str
-    numbers: str
-    findings: tuple[str, ...]
-    null_spark: Markup
-    metric: str
-    """The label of the drifted metric plotted in ``metric_spark`` ('' when none)."""
-    metric_spark: Markup | None
-
-
-def _numbers(col: ColumnProfile) -> str:
-    if col.numeric is not None and not col.classified:
-        n = col.numeric
-        return f"min {fmt_number(n.min)}, mean {fmt_number(n.mean)}, max {fmt_number(n.max)}"
-    if col.string is not None:
-        s = col.string
-        return f"length {s.len_min}-{s.len_max} (mean {s.len_mean:.1f})"
-    return "-"
-
-
-def _drifted_metric(name: str, history: Sequence[DatasetProfileRun]) -> str | None:
-    """The metric of the newest finding about column ``name`` when it is a plotted series
-    other than the null rate (that one always is)."""
-    for run in reversed(history):
-        about = [str(f.get("metric", "")) for f in run.findings if f.get("column") == name]
-        if about:
-            return next((m for m in about if m in _METRIC_LABEL), None)
-    return None
-
-
-def column_views(detail: DatasetDetail) -> list[ColumnView]:
-    """The latest profile's columns, each with its null-rate sparkline (and the drifted
-    metric's) over the stored runs."""
-    latest = detail.latest_profile
-    if latest is None:
-        return []
-    types = {f.name: f.type or "?" for f in detail.dataset.schema or ()}
-    out = []
-    for name, col in latest.profile.columns.items():
-        seen = [p for p in detail.profiles if name in p.profile.columns]
-        marks = drift_marks(name, (p.findings for p in seen))
-        runs = [f"{ts(p.recorded_at)} run {p.run_id}" for p in seen]
-        rates = [p.profile.columns[name].null_rate for p in seen]
-        null_spark = svg_sparkline(rates, marks, label=f"{name} null rate", runs=runs)
-        metric = _drifted_metric(name, seen)
-        metric_spark = None
-        if metric is not None:
-            series = [
-                (_metric_value(p.profile.columns[name], metric), m, r)
-                for p, m, r in zip(seen, marks, runs, strict=True)
-            ]
-            kept = [s for s in series if s[0] is not None]
-            if kept:
-                metric_spark = svg_sparkline(
-                    [float(v) for v, _, _ in kept if v is not None],
-                    [m for _, m, _ in kept],
-                    label=f"{name} {_METRIC_LABEL[metric]}",
-                    runs=[r for _, _, r in kept],
-                )
-        out.append(
-            ColumnView(
-                name=name,
-                type=types.get(name, ", ".join(sorted(col.types)) or "?"),
-                null_rate=fmt_rate(col.null_rate),
-                distinct=f"{shown_distinct(col):,}",
-                numbers=_numbers(col),
-                findings=tuple(
-                    str(f.get("message", "")) for f in latest.findings if f.get("column") == name
-                ),
-                null_spark=null_spark,
-                metric=_METRIC_LABEL[metric] if metric_spark is not None and metric else "",
-                metric_spark=metric_spark,
-            )
-        )
-    return out
 
 
 # -- lineage -------------------------------------------------------------------------------

@@ -18,7 +18,9 @@ CONFIG = ProfilingConfig(min_history=3)
 
 def _run(mean: float, rows: int = 1000, nulls: int = 0) -> object:
     return table(
-        column("amount", rows=rows, nulls=nulls, distinct=300, num=numeric(mean, count=rows - nulls)),
+        column(
+            "amount", rows=rows, nulls=nulls, distinct=300, num=numeric(mean, count=rows - nulls)
+        ),
         column("name", rows=rows, distinct=400, text=string(20.0 + mean / 1000, count=rows)),
     )
 
@@ -59,10 +61,13 @@ def test_the_row_count_band_is_the_tables() -> None:
     baseline = [_run(50.0, n) for n in (1000, 1010, 990, 1005)]
     quiet = series_bands(_run(50.0, 1002), baseline, CONFIG)
     rows = quiet[("", "rows")]
-    assert rows.column == "" and rows.metric.value == "row_count"
-    assert rows.low < 1000 < rows.high and not rows.outside
+    assert rows.column == ""
+    assert rows.metric.value == "row_count"
+    assert rows.low < 1000 < rows.high
+    assert not rows.outside
     lost = series_bands(_run(50.0, 400), baseline, CONFIG)[("", "rows")]
-    assert lost.outside and lost.value == 400.0
+    assert lost.outside
+    assert lost.value == 400.0
     (finding,) = [f for f in detect_drift(_run(50.0, 400), baseline, CONFIG) if f.table_level]
     assert (lost.low, lost.high) == (finding.expected_low, finding.expected_high)
 

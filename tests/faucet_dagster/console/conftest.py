@@ -180,7 +180,10 @@ def materialize_health(url: str) -> None:
 
     def run(*assets: dg.AssetsDefinition) -> None:
         result = dg.materialize(
-            every, instance=instance, resources=resources, selection=dg.AssetSelection.assets(*assets)
+            every,
+            instance=instance,
+            resources=resources,
+            selection=dg.AssetSelection.assets(*assets),
         )
         assert result.success
 
@@ -221,9 +224,7 @@ def health_location() -> CodeLocation:
 
 @pytest.fixture
 def health_app(health_location: CodeLocation, health_store: str) -> Iterator[Browser]:
-    client = TestClient(
-        create_app(health_location, TABLE, health_store, dagster_url=DAGSTER_URL)
-    )
+    client = TestClient(create_app(health_location, TABLE, health_store, dagster_url=DAGSTER_URL))
     with client:
         browser = Browser(client)
         assert browser.sign_in("viewer").status_code == 303

@@ -36,7 +36,9 @@ def orders() -> pd.DataFrame:
 
 @dg.asset
 def signups() -> pd.DataFrame:
-    return pd.DataFrame({"user": [f"u{i}" for i in range(50)], "age": [20 + i % 30 for i in range(50)]})
+    return pd.DataFrame(
+        {"user": [f"u{i}" for i in range(50)], "age": [20 + i % 30 for i in range(50)]}
+    )
 
 
 @dg.asset

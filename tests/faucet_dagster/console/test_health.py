@@ -47,9 +47,12 @@ def test_the_list_shows_each_status_with_findings_and_columns(health_app: Browse
     ]
     orders = rows["dagster://orders"]
     assert '<td class="num">2</td>' in orders  # two findings: region and amount
-    assert "<code>region</code>" in orders and "<code>amount</code>" in orders
+    assert "<code>region</code>" in orders
+    assert "<code>amount</code>" in orders
     assert "<code>id</code>" not in orders
-    counts = dict(re.findall(r'class="st-(\w+)[^"]*"[^>]*>[^<]+<span class="n">(\d+)</span>', page.text))
+    counts = dict(
+        re.findall(r'class="st-(\w+)[^"]*"[^>]*>[^<]+<span class="n">(\d+)</span>', page.text)
+    )
     assert counts == {"drifted": "1", "error": "1", "warming": "1", "never": "1"}
 
 
@@ -84,7 +87,8 @@ def test_the_dataset_page_puts_health_and_findings_first(
     history = _rows(html, "findings-history")
     assert len(history) == 2  # the four runs before drifted nowhere
     run_links = re.findall(rf'href="{DAGSTER_URL}/runs/([0-9a-f-]+)"', html)
-    assert run_links and all(len(r) == 36 for r in run_links)
+    assert run_links
+    assert all(len(r) == 36 for r in run_links)
     assert len(_rows(html, "runs-list")) == 5
     assert re.search(r">[0-9a-f]{8}</a>", html)  # short run ids
 
@@ -93,12 +97,12 @@ def test_charts_draw_the_detectors_band_and_mark_only_the_drifted_statistic(
     health_app: Browser, health_store: str
 ) -> None:
     html = health_app.get(f"/ui/datasets/{_id(health_store, 'dagster://orders')}").text
-    charts = dict(
-        (label, (points, drift, band))
+    charts = {
+        label: (points, drift, band)
         for label, points, drift, band in re.findall(
             r'aria-label="([^"]+)" data-points="(\d+)" data-drift="(\d+)"( data-band)?', html
         )
-    )
+    }
     assert charts["amount mean"] == ("5", "1", " data-band")
     assert charts["note null rate"] == ("5", "0", " data-band")  # a band, no marker
     assert "amount null rate" not in charts  # never null: not drawn
@@ -110,9 +114,11 @@ def test_charts_draw_the_detectors_band_and_mark_only_the_drifted_statistic(
     assert all(d == "0" for label, (_, d, _) in charts.items() if label.startswith("note "))
     # the marked run carries its finding's band, drawn at that run
     assert html.count('class="expected"') >= 1
-    assert "band " in html and "the detector&#39;s band for the latest run" in html
+    assert "band " in html
+    assert "the detector&#39;s band for the latest run" in html
     values = html.split('aria-label="region top values"', 1)[1].split("</table>", 1)[0]
-    assert "<code>mars</code>" in values and ">new</span>" in values
+    assert "<code>mars</code>" in values
+    assert ">new</span>" in values
 
 
 def test_warm_up_check_error_and_never_run_pages(health_app: Browser, health_store: str) -> None:
@@ -143,6 +149,9 @@ def test_missing_pages_say_what_is_missing_without_cli_or_paths(
         text = unescape(page.text)
         assert f"There is no dataset {ref!r}" in text
         assert "faucet " not in text.replace("faucet console", "")  # no command line
-        assert "`" not in text and path not in text and "sqlite" not in text
+        assert "`" not in text
+        assert path not in text
+        assert "sqlite" not in text
     route = health_app.get("/ui/nowhere")
-    assert route.status_code == 404 and "no page" in route.text
+    assert route.status_code == 404
+    assert "no page" in route.text
