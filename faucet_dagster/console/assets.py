@@ -70,6 +70,13 @@ class AssetIndex:
         key = self.by_dataset.get(dataset_id)
         return key.to_user_string() if key is not None else None
 
+    def dataset_named(self, ref: str) -> str | None:
+        """The id of the dataset an asset of the location writes, named by its id or URI
+        (as the dataset page's path gives it), else None."""
+        if ref in self.refs:
+            return ref
+        return next((i for i, r in self.refs.items() if r.uri == ref), None)
+
     def config_of(self, dataset_id: str) -> ProfilingConfig | None:
         """The profile check's settings of the asset that writes the dataset, if any."""
         return self.configs.get(dataset_id)

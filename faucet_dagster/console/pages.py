@@ -227,8 +227,9 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
                 )
             )
         except CatalogError:
-            if ref in index.refs:  # an asset of the location that never ran
-                return await never_run(ref, visit)
+            written = index.dataset_named(ref)
+            if written is not None:  # an asset of the location the catalog does not hold yet
+                return await never_run(written, visit)
             raise PageError(404, _missing(ref)) from None
         d = detail.dataset
         config = index.config_of(d.id)

@@ -27,6 +27,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.store.audit import AuditEntry, list_audit
 from faucet_dagster import FaucetResource
+from faucet_dagster.lineage.record import sync_definitions
 from faucet_dagster.location import CodeLocation, load_code_location
 from faucet_dagster.server import create_app
 from tests.faucet_dagster.console import location as loc
@@ -199,6 +200,8 @@ def materialize_health(url: str) -> None:
             run(h.payments)
         finally:
             h.STATE.update(drift=False, broken=False)
+    with Catalog(url) as catalog:  # `faucet catalog sync`: the deps as edges, run or not
+        sync_definitions(catalog, h.defs)
 
 
 @pytest.fixture(scope="session")

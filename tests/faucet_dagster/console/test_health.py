@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from urllib.parse import quote
 
 from faucet_core.catalog import Catalog
-from tests.faucet_dagster.console.conftest import DAGSTER_URL, Browser
+from faucet_dagster.console.assets import AssetIndex
+from faucet_dagster.location import CodeLocation
+from tests.faucet_dagster.console.conftest import CSRF, DAGSTER_URL, Browser, MakeBrowser
 
 
 def _rows(html: str, table: str) -> list[str]:
@@ -135,8 +138,46 @@ def test_warm_up_check_error_and_never_run_pages(health_app: Browser, health_sto
     never = health_app.get(href.group(1))
     assert never.status_code == 200
     assert 'id="status">never run</span>' in never.text
-    assert "has not been materialized with faucet yet" in never.text
+    assert "its profile check has not run yet" in never.text  # synced: known, never profiled
     assert 'href="/ui/impact?asset=regional_report"' in never.text
+
+
+def test_the_impact_pages_link_to_a_never_run_asset_opens_its_page(health_app: Browser) -> None:
+    form = health_app.get("/ui/impact?asset=orders")
+    token = CSRF.search(form.text)
+    assert token is not None
+    # amount turns text: a breaking change, whose downstream includes the never-run report
+    sample = '{"id": "o-1", "region": "north", "amount": "high", "note": "n"}'
+    page = health_app.post(
+        "/ui/impact", {"csrf": token.group(1), "asset": "orders", "depth": "5", "sample": sample}
+    )
+    assert page.status_code == 200
+    affected = page.text.split('id="affected"', 1)[1].split("</table>", 1)[0]
+    (href,) = re.findall(r'href="(/ui/datasets/[^"]+)">dagster://regional_report', affected)
+    report = health_app.get(href)
+    assert report.status_code == 200
+    assert 'id="status">never run</span>' in report.text
+
+
+def test_an_asset_the_catalog_does_not_hold_has_a_page_by_id_or_uri(
+    app_for: MakeBrowser, store: str, location: CodeLocation
+) -> None:
+    index = AssetIndex.of(location.defs, location.profiled_assets())
+    with Catalog(store) as catalog:
+        held = {e.id for e in catalog.datasets()}
+    missing = sorted(set(index.refs) - held)
+    assert missing  # the console location has assets that never ran
+    browser = app_for(store)
+    browser.sign_in("viewer")
+    listing = browser.get("/ui/datasets?status=never").text
+    for dataset_id in missing:
+        ref = index.refs[dataset_id]
+        assert f'href="/ui/datasets/{dataset_id}">{ref.uri}</a>' in listing
+        for path in (dataset_id, quote(ref.uri, safe="")):
+            page = browser.get(f"/ui/datasets/{path}")
+            assert page.status_code == 200, path
+            assert "has not been materialized with faucet yet" in page.text
+            assert "No faucet profile check is defined for it." in page.text
 
 
 def test_missing_pages_say_what_is_missing_without_cli_or_paths(
