@@ -7,6 +7,8 @@ import re
 from html import unescape
 from urllib.parse import quote
 
+from sqlalchemy import create_engine, text
+
 from faucet_core.catalog import Catalog
 from faucet_dagster.console.assets import AssetIndex
 from faucet_dagster.location import CodeLocation
@@ -196,3 +198,21 @@ def test_missing_pages_say_what_is_missing_without_cli_or_paths(
     route = health_app.get("/ui/nowhere")
     assert route.status_code == 404
     assert "no page" in route.text
+
+
+def test_a_store_that_cannot_be_read_is_a_503_page_in_words(
+    health_app: Browser, health_store: str
+) -> None:
+    raw = create_engine(health_store)
+    with raw.begin() as conn:
+        conn.execute(text("DROP TABLE faucet_dataset_profiles"))
+    raw.dispose()
+    for path in ("/ui/datasets", "/ui/datasets?status=drifted"):
+        page = health_app.get(path)
+        assert page.status_code == 503
+        shown = unescape(page.text)
+        assert "cannot be read right now, so this page cannot be shown" in shown
+        assert "cannot read the catalog" in shown  # what failed, in words
+        assert health_store.removeprefix("sqlite:///") not in shown
+        assert "`" not in shown
+        assert "Traceback" not in shown
