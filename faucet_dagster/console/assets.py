@@ -46,6 +46,10 @@ class AssetIndex:
     """Catalog dataset id -> the dataset the asset writes (its URI, run or not)."""
     configs: dict[str, ProfilingConfig] = field(default_factory=dict)
     """Catalog dataset id -> the settings of the asset's profile check (profiled assets)."""
+    per_partition: frozenset[str] = frozenset()
+    """Dataset ids whose asset has static partitions: one baseline per partition, as
+    ``partitions="auto"`` keeps them (time windows share one; the check definition does
+    not say when another mode was chosen)."""
 
     @classmethod
     def of(cls, defs: dg.Definitions, profiled: Sequence[ProfiledAsset] = ()) -> AssetIndex:
@@ -53,6 +57,7 @@ class AssetIndex:
         keys = sorted(graph.get_all_asset_keys())
         by_dataset: dict[str, dg.AssetKey] = {}
         refs: dict[str, DatasetRef] = {}
+        static: set[str] = set()
         for key in keys:
             node = graph.get(key)
             try:
@@ -61,9 +66,14 @@ class AssetIndex:
                 continue
             by_dataset[ref.id] = key
             refs[ref.id] = ref
+            pdef = node.partitions_def
+            if pdef is not None and not isinstance(pdef, dg.TimeWindowPartitionsDefinition):
+                static.add(ref.id)
         ids = {key: dataset for dataset, key in by_dataset.items()}
         configs = {ids[p.key]: p.config for p in profiled if p.key in ids}
-        return cls(tuple(k.to_user_string() for k in keys), by_dataset, refs, configs)
+        return cls(
+            tuple(k.to_user_string() for k in keys), by_dataset, refs, configs, frozenset(static)
+        )
 
     def key_of(self, dataset_id: str) -> str | None:
         """The key (``a/b``) of the asset that writes the dataset, if one does."""

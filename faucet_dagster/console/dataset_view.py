@@ -147,6 +147,8 @@ class ProfileView:
     warmup: str
     """How far the baseline is from judging (warming up only)."""
     stored: int
+    partition: str = ""
+    """The partition shown, when each partition has its own baseline."""
 
 
 def _findings(run: DatasetProfileRun) -> list[DriftFinding]:
@@ -195,14 +197,11 @@ def _severity(config: ProfilingConfig | None) -> str:
 def _baseline(
     profiles: Sequence[DatasetProfileRun], config: ProfilingConfig
 ) -> list[DatasetProfileRun]:
-    """The runs the newest one was judged against, as the store keeps them: earlier runs of
-    its partition, less drifted ones under ``on_drift: fail``, the newest ``window``."""
-    latest = profiles[-1]
+    """The runs the newest one was judged against, as the store keeps them (``profiles``
+    are already those of its baseline: see ``per_partition``): the earlier ones, less
+    drifted ones under ``on_drift: fail``, the newest ``window``."""
     kept = [
-        p
-        for p in profiles[:-1]
-        if p.partition == latest.partition
-        and not (p.status == "drifted" and config.on_drift is OnDrift.FAIL)
+        p for p in profiles[:-1] if not (p.status == "drifted" and config.on_drift is OnDrift.FAIL)
     ]
     return kept[-config.window :]
 
@@ -396,12 +395,17 @@ def profile_view(
     config: ProfilingConfig | None,
     dagster: str | None,
     types: Mapping[str, str],
+    per_partition: bool = False,
 ) -> ProfileView | None:
     """The dataset page's profile part; None when no profile is recorded. ``config`` is the
     asset's profile-check settings (without them, no band is drawn); ``dagster`` the
-    Dagster UI's base URL (run links); ``types`` the schema's column types."""
+    Dagster UI's base URL (run links); ``types`` the schema's column types;
+    ``per_partition``: each partition has its own baseline, so only the newest run's
+    partition is shown (its runs are one series)."""
     if not profiles:
         return None
+    if per_partition:
+        profiles = [p for p in profiles if p.partition == profiles[-1].partition]
     latest = profiles[-1]
     shown = [_Shown.of(p) for p in profiles[-SHOWN_RUNS:]]
     severity = _severity(config)
@@ -479,6 +483,7 @@ def profile_view(
         columns=tuple(columns),
         warmup=warmup,
         stored=len(profiles),
+        partition=latest.partition if per_partition else "",
     )
 
 

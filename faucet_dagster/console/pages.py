@@ -249,6 +249,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
                 config=config,
                 dagster=ctx.dagster_url if d.id in index.by_dataset else None,
                 types=types,
+                per_partition=d.id in index.per_partition,
             )
         )
         return page(

@@ -3,6 +3,7 @@ model of a profile history (real profiles, real detector), and escaping."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 
@@ -185,3 +186,20 @@ def test_no_profile_no_view_and_no_config_no_band() -> None:
     warming = profile_view(_history(config, 1), config=config, dagster=None, types={})
     assert warming is not None
     assert warming.warmup.startswith("warming up: 1 of the 3 baseline run(s)")
+
+
+def test_partitions_with_their_own_baseline_are_shown_one_at_a_time() -> None:
+    config = ProfilingConfig(min_history=3)
+    runs = [
+        dataclasses.replace(r, partition="eu" if i % 2 else "us")
+        for i, r in enumerate(_history(config, 7))
+    ]
+    own = profile_view(runs, config=config, dagster=None, types={}, per_partition=True)
+    shared = profile_view(runs, config=config, dagster=None, types={})
+    assert own is not None
+    assert shared is not None
+    assert own.partition == "eu"
+    assert shared.partition == ""
+    assert {r.partition for r in own.runs} == {"eu"}
+    assert len(own.runs) == 4
+    assert len(shared.runs) == 8
