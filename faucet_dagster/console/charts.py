@@ -61,11 +61,14 @@ def svg_chart(
     band_from: dt.datetime | None = None,
     bounds: tuple[float, float] | None = None,
     dots: bool = True,
+    size: tuple[int, int] = (WIDTH, HEIGHT),
 ) -> Markup:
     """An ``<svg>`` chart of ``points`` (oldest first). ``band`` is the detector's band for
     the latest run, shaded from ``band_from`` (its oldest baseline run) to the latest;
     ``bounds`` clamps the value axis (0..1 for a share); ``fmt`` writes a value;
-    ``dots=False`` draws a dot (with its tooltip) only on drifted runs and the latest."""
+    ``dots=False`` draws a dot (with its tooltip) only on drifted runs and the latest;
+    ``size`` is (width, height) in pixels."""
+    width, height = size
     values = _finite([p.value for p in points])
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     flat = 0.01 if bounds is not None and bounds[1] <= 1.0 else 1.0  # a share: 1 point
@@ -79,7 +82,7 @@ def svg_chart(
         y_lo, y_hi = max(y_lo, bounds[0]), min(y_hi, bounds[1])
         if y_hi <= y_lo:
             y_lo, y_hi = bounds
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
 
     def y_of(v: float) -> float:
         v = min(max(v, y_lo), y_hi)
@@ -97,8 +100,8 @@ def svg_chart(
 
     drifts = sum(1 for p in points if p.drift)
     parts = [
-        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
-        f'height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(label)}" data-points="{len(points)}" data-drift="{drifts}"'
         f"{' data-band' if band else ''}>",
         f"<title>{escape(label)}</title>",
@@ -125,7 +128,7 @@ def svg_chart(
         )
         for tick, side in ticks:
             parts.append(
-                f'<text class="axis" x="{_f(x_of(tick))}" y="{HEIGHT - 4}" font-size="10" '
+                f'<text class="axis" x="{_f(x_of(tick))}" y="{height - 4}" font-size="10" '
                 f'fill="#6b7280" text-anchor="{side}">'
                 f"{escape(_time_label(tick, t_span))}</text>"
             )

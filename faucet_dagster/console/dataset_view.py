@@ -48,6 +48,8 @@ SHOWN_RUNS = 20
 TOP_SHOWN = 6
 """Top values followed per categorical column (plus any a finding named)."""
 VALUE_METRICS = ("new_value", "vanished_value")
+SHARE_SIZE = (260, 64)
+"""A top value's share chart: smaller than a statistic's."""
 MIN_COVERAGE = 0.5
 """A column's top values are shown when they hold at least this share of its records."""
 
@@ -344,6 +346,7 @@ def _value_shares(name: str, runs: Sequence[_Shown]) -> tuple[ValueShare, ...]:
                     fmt=fmt_rate,
                     bounds=(0, 1),
                     dots=False,
+                    size=SHARE_SIZE,
                 ),
             )
         )
