@@ -13,11 +13,12 @@ $(BIN)/faucet: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@# The check loading through DuckDB's IO manager (tests only). Its package declares
-	@# pandas<3, which would move pandas back to 2.x; its tests pass on pandas 3, so it is
-	@# installed without its declared requirements (dagster and duckdb come with dev).
+	@# The check loading through DuckDB's IO manager, and dagster-pandas' dataframe types
+	@# (tests only). Their packages declare pandas<3, which would move pandas back to 2.x;
+	@# their tests pass on pandas 3, so they are installed without their declared
+	@# requirements (dagster and duckdb come with dev).
 	$(BIN)/python -m pip install --quiet --no-deps 'dagster-duckdb>=0.29.27,<0.30' \
-	  'dagster-duckdb-pandas>=0.29.27,<0.30'
+	  'dagster-duckdb-pandas>=0.29.27,<0.30' 'dagster-pandas>=0.29.27,<0.30'
 	@touch $@
 
 install: $(BIN)/faucet

@@ -3,6 +3,11 @@ definition metadata declares none.
 
 dagster-pandera's ``pandera_schema_to_dagster_type`` puts the frame's ``TableSchema`` on
 the type's metadata under ``schema``; a type may also carry ``dagster/column_schema``.
+dagster-pandas' ``create_dagster_pandas_dataframe_type`` keeps its ``PandasColumn`` list
+only inside the type's check function: it is read from there (:func:`pandas_columns_of`),
+each column's dtype from its dtype constraint (``integer_column`` -> ``int64``,
+``datetime_column`` -> its dtype; ``numeric_column`` and ``exists`` name no single
+dtype and are planned with an unknown type).
 The column types are pandas dtypes (``int64``, ``float64``, ``str``, ``object``,
 ``datetime64[ns]``). Against a catalog schema a profile check recorded (JSON's names),
 each is read as the profiler would record its values (``int64`` -> ``integer``); a dtype
@@ -18,7 +23,7 @@ from typing import Any
 from faucet_core.catalog import SchemaField
 from faucet_dagster.lineage.mapping import schema_of
 
-__all__ = ["TYPE_SCHEMA_KEYS", "type_schema_of", "typed_like_profile"]
+__all__ = ["TYPE_SCHEMA_KEYS", "pandas_columns_of", "type_schema_of", "typed_like_profile"]
 
 TYPE_SCHEMA_KEYS = ("dagster/column_schema", "schema")
 """Dagster type metadata keys holding a ``TableSchema``, first match wins."""
@@ -41,6 +46,50 @@ def type_schema_of(node: Any) -> tuple[SchemaField, ...] | None:
         found = schema_of(metadata.get(key))
         if found is not None:
             return found
+    return pandas_columns_of(output.dagster_type)
+
+
+_DTYPE_FNS = {
+    "is_integer_dtype": "int64",
+    "is_float_dtype": "float64",
+    "is_string_dtype": "str",
+    "is_bool_dtype": "bool",
+}
+"""dagster-pandas' dtype validators that name one dtype (``is_numeric_dtype`` names two)."""
+
+
+def pandas_columns_of(dagster_type: Any) -> tuple[SchemaField, ...] | None:
+    """The columns a dagster-pandas dataframe type declares, or None for any other type
+    (read without importing dagster-pandas: the ``columns`` its check function holds)."""
+    fn = getattr(dagster_type, "_type_check_fn", None)
+    code = getattr(fn, "__code__", None)
+    cells = getattr(fn, "__closure__", None)
+    if code is None or not cells or "columns" not in code.co_freevars:
+        return None
+    try:
+        columns = cells[code.co_freevars.index("columns")].cell_contents
+    except ValueError:  # an empty cell
+        return None
+    if not isinstance(columns, list) or not columns:
+        return None
+    fields = []
+    for column in columns:
+        name = getattr(column, "name", None)
+        if not isinstance(name, str):
+            return None  # not a PandasColumn list: some other closure named columns
+        fields.append(SchemaField(name, _dtype_of(getattr(column, "constraints", ()))))
+    return tuple(fields)
+
+
+def _dtype_of(constraints: Any) -> str | None:
+    for constraint in constraints or ():
+        type_fn = getattr(constraint, "type_fn", None)
+        if type_fn is not None:
+            return _DTYPE_FNS.get(getattr(type_fn, "__name__", ""))
+        dtypes = getattr(constraint, "expected_dtype_set", None)
+        if dtypes is not None:
+            names = sorted(str(d) for d in dtypes)
+            return names[0] if len(names) == 1 else None
     return None
 
 

@@ -24,7 +24,7 @@ budget; a run that wrote no records after runs that wrote some is always a findi
 Series metrics (null_rate, distinct, mean, min, max, string_length) —
 :mod:`~faucet_core.drift.noise`, :mod:`~faucet_core.drift.band`,
 :mod:`~faucet_core.drift.limits`, :mod:`~faucet_core.drift.series`,
-:mod:`~faucet_core.drift.volume`:
+:mod:`~faucet_core.drift.volume`, :mod:`~faucet_core.drift.tail`:
 
 * The sensitivity is read as a tail probability (3.0 -> 0.27 %, Tukey 1.5 -> 0.70 %)
   and that probability is the *run's* false-alarm budget, shared among all its tests
@@ -38,6 +38,10 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   n - 1 degrees of freedom times sqrt(1 + 1/n); for iqr, the IQR's own Monte-Carlo
   calibrated degrees of freedom (and zscore below 6 runs, below 10 for a statistic with
   a sampling model).
+* Every series limit is widened by the table's own tail (:mod:`~faucet_core.drift.tail`):
+  when the baseline's runs, each predicted from the others, miss the model's 1 % or
+  0.1 % limit clearly more often than that, by the factor that brings the miss share
+  back; never narrowed.
 * One past incident kept under ``on_drift: warn`` (a holiday, a storm) does not widen
   the band: the one baseline run that this same test flags against the others is left
   out.

@@ -120,6 +120,8 @@ class Band:
     sampled: bool = False
     """The spread is the sampling model's (:func:`_sampled_band`), not the baseline's
     alone: the limit was widened for the tests only."""
+    tail: float = 1.0
+    """The factor the table's own tail widened the limit by (:mod:`faucet_core.drift.tail`)."""
 
     def times(self, factor: float) -> Band:
         """The band of a per-record statistic, multiplied back to a count."""
@@ -149,6 +151,7 @@ def judge(
     noise: float = 0.0,
     week: Weekdays | None = None,
     sampling: Sampling | None = None,
+    tail: float = 1.0,
 ) -> Band:
     """Judge ``current`` against ``series`` (the baseline values, oldest first);
     ``extreme`` for a run's min or max (judged at the Gumbel limit); ``step`` the
@@ -159,7 +162,8 @@ def judge(
     series follows the week (:mod:`faucet_core.drift.weekly`); ``sampling`` the
     statistic's sampling variances on the judged scale (see
     :mod:`faucet_core.drift.noise`): with them the band is the run's own sampling error
-    plus an upper bound of the between-run variation (:func:`_sampled`)."""
+    plus an upper bound of the between-run variation (:func:`_sampled`); ``tail`` the
+    factor (>= 1) the table's own runs widen every limit by (:mod:`faucet_core.drift.tail`)."""
     ys = list(map(transform.forward, series))
     y = transform.forward(current)
     if week is not None:
@@ -183,6 +187,7 @@ def judge(
             step=step,
             noise=noise,
             series=series,
+            tail=tail,
         )
     if iqr:
         ordered = sorted(ys)
@@ -198,8 +203,8 @@ def judge(
             basis = max(basis, IQR_SIGMAS * max(floor_sd, half_step, chance))
         if sampling is not None:  # never narrower than the run's own sampling error
             basis = max(basis, IQR_SIGMAS * math.sqrt(sampling.predictive(len(ys), 0.0)))
-        limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme)
-        return _verdict(
+        limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme) * tail
+        band = _verdict(
             current,
             y,
             reference=(q1, median, q3),
@@ -214,15 +219,16 @@ def judge(
             excluded=0,
             series=series,
         )
+        return replace(band, tail=tail)
     if method is DriftMethod.IQR:
         method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
     kept, mean, sd = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
-    limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme)
+    limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme) * tail
     at = transform.inverse(mean)
     basis = (
         max(sd, _half_step(at, step, transform), _chance(at, noise, transform)) if sd > 0 else 0.0
     )
-    return _verdict(
+    band = _verdict(
         current,
         y,
         reference=(mean, mean, mean),
@@ -237,6 +243,7 @@ def judge(
         excluded=len(ys) - len(kept),
         series=series,
     )
+    return replace(band, tail=tail)
 
 
 def _sampled_band(
@@ -254,6 +261,7 @@ def _sampled_band(
     step: float,
     noise: float,
     series: Sequence[float],
+    tail: float,
 ) -> Band:
     """The band of a statistic with a sampling model: the run's own sampling variance,
     the baseline center's, and an upper confidence bound of the between-run variance left
@@ -281,14 +289,14 @@ def _sampled_band(
         basis=basis,
         method=method,
         sensitivity=sensitivity,
-        limit=budget_limit(method, sensitivity, tests, extreme=extreme),
+        limit=budget_limit(method, sensitivity, tests, extreme=extreme) * tail,
         transform=transform,
         floor=floor,
         runs=len(kept),
         excluded=len(ys) - len(kept),
         series=series,
     )
-    return replace(band, sampled=True)
+    return replace(band, sampled=True, tail=tail)
 
 
 def _zscore_equivalent(multiplier: float) -> float:

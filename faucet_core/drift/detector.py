@@ -41,7 +41,8 @@ from faucet_core.drift.rows import (
     is_row_position,
     row_count_test,
 )
-from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests
+from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests, table_tail
+from faucet_core.drift.tail import TailEvidence
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import (
     ValueList,
@@ -89,6 +90,8 @@ class Detection:
     findings: list[DriftFinding] = field(default_factory=list)
     cleared: Counter[str] = field(default_factory=Counter)
     """Rule name -> candidate findings it cleared in this run."""
+    tail: TailEvidence | None = None
+    """What the baseline's own runs said of the table's tail (stage ``budget``)."""
     done: bool = False
     """Set by a stage that settled the run (too short a baseline, an empty run)."""
 
@@ -192,7 +195,9 @@ def _value_tests(d: Detection) -> None:
 
 def _budget(d: Detection) -> None:
     count = d.budget_tests
-    d.findings.extend(judge_series(d.tests, d.config, count, d.cleared))
+    d.tail = table_tail(d.tests)
+    scale = d.tail.scale
+    d.findings.extend(judge_series(d.tests, d.config, count, d.cleared, scale))
     for h, now, before in d.value_candidates:
         d.findings.extend(_value_findings(h.name, now, before, d.config, count, d.cleared))
 

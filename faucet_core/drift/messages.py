@@ -94,6 +94,7 @@ def series_message(
         extreme=statistic in EXTREME_STATISTICS,
         ratios=log,
         sampled=sampled,
+        tail=band.tail,
     )
     return f"{head} {versus} — {phrase}" + (f" ({left_out})" if left_out else "")
 
@@ -123,13 +124,15 @@ def limit_phrase(
     extreme: bool = False,
     ratios: bool = False,
     sampled: int | None = None,
+    tail: float = 1.0,
 ) -> str:
     """How far a series statistic is and the one limit it crossed, with where the limit
     comes from, e.g. ``15.5 sigma, above the 6.7 limit: 3 sigma widened for 10 baseline
     runs and 22 tests``; with ``sampled`` (the run's records, for a statistic judged with
     its sampling model) the sigma is named and the limit is widened for the tests only:
     ``41.8 sigma (sampling over 10,000 records and 6 baseline runs' spread), above the
-    3.2 limit: 3 sigma widened for 2 tests``."""
+    3.2 limit: 3 sigma widened for 2 tests``; a ``tail`` above 1 adds "the table's
+    own tail (x1.12)" (:mod:`faucet_core.drift.tail`)."""
     shown, bound = score_and_limit(score, limit)
     if method is DriftMethod.IQR:
         distance = f"{shown} IQR beyond the quartiles"
@@ -140,14 +143,18 @@ def limit_phrase(
     if method is DriftMethod.IQR and ratios:
         distance += " on the ratio scale"
     count = f"{tests} test{'' if tests == 1 else 's'}"
+    own = f"the table's own tail (x{tail:.2f})" if f"{tail:.2f}" != "1.00" else None
     if sampled is not None:
         distance += f" (sampling over {fmt_number(sampled)} records and {_runs(runs)}' spread)"
         if f"{limit:.4f}" == f"{sensitivity:.4f}":
             return f"{distance}, above the {bound} limit ({base}; {count})"
-        return f"{distance}, above the {bound} limit: {base} widened for {count}"
+        why = count if own is None else f"{count} and {own}"
+        return f"{distance}, above the {bound} limit: {base} widened for {why}"
     reasons = [_runs(runs), count]
     if extreme:
         reasons.append("an extreme's longer tail")
+    if own is not None:
+        reasons.append(own)
     why = ", ".join(reasons[:-1]) + " and " + reasons[-1]
     if f"{limit:.4f}" == f"{sensitivity:.4f}":
         return f"{distance}, above the {bound} limit ({base}; {why})"

@@ -17,6 +17,7 @@ from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import Sampling
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
+from faucet_core.drift.tail import TailEvidence, tail_scale
 from faucet_core.drift.volume import (
     distinct_elasticity,
     non_null,
@@ -26,7 +27,7 @@ from faucet_core.drift.volume import (
 from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["SeriesTest", "judge_series", "series_tests"]
+__all__ = ["SeriesTest", "judge_series", "series_tests", "table_tail"]
 
 
 @dataclass(frozen=True)
@@ -174,27 +175,29 @@ def judge_series(
     config: ProfilingConfig,
     count: int | None = None,
     cleared: Counter[str] | None = None,
+    tail: float = 1.0,
 ) -> list[DriftFinding]:
     """The findings among ``tests``, each judged as one of ``count`` tests sharing the
-    run's budget (``len(tests)`` by default); each rule that clears a candidate adds one
-    under its name to ``cleared``."""
+    run's budget (``len(tests)`` by default), every limit widened by the table's ``tail``
+    (:mod:`faucet_core.drift.tail`); each rule that clears a candidate adds one under its
+    name to ``cleared``."""
     n = max(count if count is not None else len(tests), 1)
     tally: Counter[str] = Counter() if cleared is None else cleared
     findings: list[DriftFinding] = []
     for test in tests:
-        band = _judge(test, test.value, test.series, config, n, None)
+        band = _judge(test, test.value, test.series, config, n, None, tail)
         if test.spec.metric is DriftMetric.ROW_COUNT:
             # volume follows the week in its own right: a weekday is judged against its
             # weekday when the history shows a weekly pattern, in both directions
             week = test.week(test.read_mask)
             if week is not None:
-                band = _judge(test, test.value, test.series, config, n, week)
+                band = _judge(test, test.value, test.series, config, n, week, tail)
             if band.drifted:
                 findings.append(_finding(test, band, n))
             continue
         if not band.drifted:
             continue
-        rule = _clearing_rule(test, band, config, n)
+        rule = _clearing_rule(test, band, config, n, tail)
         if rule is not None:
             tally[rule] += 1
             continue
@@ -202,13 +205,22 @@ def judge_series(
     return findings
 
 
-def _clearing_rule(test: SeriesTest, band: Band, config: ProfilingConfig, n: int) -> str | None:
+def _clearing_rule(
+    test: SeriesTest, band: Band, config: ProfilingConfig, n: int, tail: float
+) -> str | None:
     """The name of the first rule that explains a candidate finding, or None. Each can
     only clear a finding, never raise one."""
     week = test.week(test.read_mask)
-    if week is not None and not _judge(test, test.value, test.series, config, n, week).drifted:
+    if (
+        week is not None
+        and not _judge(test, test.value, test.series, config, n, week, tail).drifted
+    ):
         return "same_weekday"
-    if test.calm is not None and test.value < band.center and _explained(test.calm, config, n):
+    if (
+        test.calm is not None
+        and test.value < band.center
+        and _explained(test.calm, config, n, tail)
+    ):
         return "calm_readings"
     if test.spec.extreme:
         if _inside_seen_range(test, band):
@@ -218,7 +230,7 @@ def _clearing_rule(test: SeriesTest, band: Band, config: ProfilingConfig, n: int
         if _fewer_draws(test, band, config, n):
             return "longest_text_of_fewer_draws"
     if test.spec.without_extreme is not None and not _drifts_without_extremes(
-        test, test.value > band.center, config, n
+        test, test.value > band.center, config, n, tail
     ):
         return "one_record"
     return None
@@ -266,13 +278,14 @@ def _records(c: ColumnProfile) -> int:
     return c.row_count - c.null_count
 
 
-def _explained(calm: SeriesTest, config: ProfilingConfig, tests: int) -> bool:
+def _explained(calm: SeriesTest, config: ProfilingConfig, tests: int, tail: float) -> bool:
     """A drop in a reading's distinct count that its smaller spread accounts for."""
-    if not _judge(calm, calm.value, calm.series, config, tests, None).drifted:
+    if not _judge(calm, calm.value, calm.series, config, tests, None, tail).drifted:
         return True
     week = calm.week(calm.read_mask)
     return (
-        week is not None and not _judge(calm, calm.value, calm.series, config, tests, week).drifted
+        week is not None
+        and not _judge(calm, calm.value, calm.series, config, tests, week, tail).drifted
     )
 
 
@@ -340,7 +353,7 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
 
 
 def _drifts_without_extremes(
-    test: SeriesTest, high: bool, config: ProfilingConfig, tests: int
+    test: SeriesTest, high: bool, config: ProfilingConfig, tests: int, tail: float
 ) -> bool:
     """One record is not a distribution change: judge the statistic again with each run's
     single most extreme record (on the side it moved to) left out; min / max report that
@@ -352,10 +365,10 @@ def _drifts_without_extremes(
     kept = [v for v in series if v is not None]
     if value is None or len(kept) < len(series):
         return True
-    if not _judge(test, value, kept, config, tests, None).drifted:
+    if not _judge(test, value, kept, config, tests, None, tail).drifted:
         return False
     week = test.week([True] * len(series))
-    return week is None or _judge(test, value, kept, config, tests, week).drifted
+    return week is None or _judge(test, value, kept, config, tests, week, tail).drifted
 
 
 def _judge(
@@ -365,6 +378,7 @@ def _judge(
     config: ProfilingConfig,
     tests: int,
     week: Weekdays | None,
+    tail: float = 1.0,
 ) -> Band:
     return judge(
         value,
@@ -379,4 +393,16 @@ def _judge(
         noise=test.noise,
         week=week,
         sampling=test.sampling,
+        tail=tail,
     )
+
+
+def table_tail(tests: Sequence[SeriesTest]) -> TailEvidence:
+    """The table's own tail, read from the baseline series of ``tests``."""
+    series = []
+    for test in tests:
+        if len(test.series) < 2:
+            continue
+        scale = transform_for(test.spec, test.value, test.series).scale
+        series.append((test.series, scale, test.floor))
+    return tail_scale(series)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dagster as dg
 import pandas as pd
+import pytest
 
 from faucet_core.catalog import Catalog
 from faucet_core.impact import ImpactReport, PlannedFrom, Severity
@@ -68,3 +69,84 @@ def test_a_column_the_type_no_longer_declares_is_removed(tmp_path: Path) -> None
     report = _plan(tmp_path, {k: v for k, v in DTYPES.items() if k != "name"})
     assert report.severity is Severity.BREAKING
     assert [(c.column, c.change.value) for c in report.schema_delta] == [("name", "removed")]
+
+
+# -- dagster-pandas' create_dagster_pandas_dataframe_type ----------------------------------
+# dagster-pandas marks its dataframe types and columns as beta
+beta = pytest.mark.filterwarnings("ignore::dagster_shared.utils.warnings.BetaWarning")
+
+
+def _pandas_type(columns: list[str]) -> dg.DagsterType:
+    from dagster_pandas import PandasColumn, create_dagster_pandas_dataframe_type
+
+    made = {
+        "id": lambda: PandasColumn.integer_column("id", non_nullable=True),
+        "name": lambda: PandasColumn.string_column("name"),
+        "score": lambda: PandasColumn.float_column("score"),
+        "seen_at": lambda: PandasColumn.datetime_column("seen_at"),
+    }
+    return create_dagster_pandas_dataframe_type(
+        name="CustomerFrame", columns=[made[c]() for c in columns]
+    )
+
+
+def _pandas_customers(columns: list[str]) -> dg.AssetsDefinition:
+    @dg.asset(name="customers", dagster_type=_pandas_type(columns))
+    def customers() -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "id": [1, 2, 3],
+                "name": ["ann", "bo", None],
+                "score": [0.5, 1.5, 2.5],
+                # dagster-pandas checks for nanoseconds; pandas 3 parses to microseconds
+                "seen_at": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03"]).astype(
+                    "datetime64[ns]"
+                ),
+            }
+        )
+
+    return customers
+
+
+def _plan_pandas(tmp_path: Path, defs_asset: dg.AssetsDefinition) -> ImpactReport:
+    store = f"sqlite:///{tmp_path / 'faucet.db'}"
+    recorded = _pandas_customers(list(DTYPES))
+    with dg.instance_for_test() as instance:
+        # the real type check runs on the materialized frame (pandas 3's str dtype passes)
+        result = materialize([recorded, *build_profile_checks([recorded])], instance, store)
+        assert result.success
+    with Catalog(store) as catalog:
+        return plan_asset_impact(catalog, dg.Definitions(assets=[defs_asset]), "customers")
+
+
+@beta
+def test_a_dagster_pandas_type_declares_its_columns(tmp_path: Path) -> None:
+    from faucet_dagster.typeschema import pandas_columns_of
+
+    declared = pandas_columns_of(_pandas_type(list(DTYPES)))
+    assert declared is not None
+    assert [(f.name, f.type) for f in declared] == list(DTYPES.items())
+    unchanged = _plan_pandas(tmp_path, _pandas_customers(list(DTYPES)))
+    assert unchanged.planned_from is PlannedFrom.DECLARED
+    assert (unchanged.severity, unchanged.schema_delta) == (Severity.NONE, ())
+
+
+@beta
+def test_a_column_a_dagster_pandas_type_drops_is_removed(tmp_path: Path) -> None:
+    report = _plan_pandas(tmp_path, _pandas_customers(["id", "score", "seen_at"]))
+    assert report.severity is Severity.BREAKING
+    assert [(c.column, c.change.value) for c in report.schema_delta] == [("name", "removed")]
+
+
+@beta
+def test_other_types_declare_nothing_through_the_pandas_reader() -> None:
+    from faucet_dagster.typeschema import pandas_columns_of
+
+    assert pandas_columns_of(_frame_type(DTYPES)) is None
+    assert pandas_columns_of(dg.Int) is None
+    columns = ["not", "pandas", "columns"]
+
+    def check(_, value):  # a closure over a list named columns that is no PandasColumn list
+        return bool(columns)
+
+    assert pandas_columns_of(dg.DagsterType(type_check_fn=check, name="Odd")) is None
