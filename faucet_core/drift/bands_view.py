@@ -6,8 +6,10 @@ explains a finding (or its absence) needs the band of every drawn series, so
 :func:`series_bands` returns it for one run and its baseline, by running the detector's
 own stages up to the tests (:data:`~faucet_core.drift.detector.STAGES`: history, run
 labels, series tests, value tests) and judging each series test with the detector's own
-judge, at the run's budget (every series and value test of the run shares it) — the same
-band :func:`~faucet_core.drift.detect_drift` compares the value with, not a copy of it.
+judge, at the run's budget (every series and value test of the run shares it) and with
+its limits widened by the table's own tail (:func:`~faucet_core.drift.seriestests.
+table_tail`), as the budget stage does — the same band
+:func:`~faucet_core.drift.detect_drift` compares the value with, not a copy of it.
 
 What the band is not: the rules that clear a candidate finding afterwards (the same
 weekday, one record, an extreme the baseline has seen, a calm day of readings) are not
@@ -29,7 +31,7 @@ from faucet_core.drift.band import Band
 from faucet_core.drift.detector import STAGES, run_detection
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.rows import TABLE, VOLUME_TESTS, row_count_test
-from faucet_core.drift.seriestests import SeriesTest
+from faucet_core.drift.seriestests import SeriesTest, table_tail
 from faucet_core.drift.seriestests import _judge as detector_judge
 from faucet_core.profile.table import TableProfile
 
@@ -102,11 +104,13 @@ def series_bands(
         return out
     wanted = None if columns is None else set(columns)
     tests = d.budget_tests
+    tail = table_tail(d.tests).scale  # as the budget stage widens every series limit
     for test in d.tests:
         if wanted is not None and test.column not in wanted:
             continue
-        band = detector_judge(test, test.value, test.series, config, tests, None)
+        band = detector_judge(test, test.value, test.series, config, tests, None, tail)
         out[(test.column, test.spec.statistic)] = _band(test, band)
+    # the volume stage judges the row count alone, without the table's tail
     volume = row_count_test(d.current, d.kept, d.times, config.min_history)
     if volume is not None and (wanted is None or TABLE in wanted):
         band = detector_judge(volume, volume.value, volume.series, config, VOLUME_TESTS, None)

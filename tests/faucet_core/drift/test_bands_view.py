@@ -4,6 +4,7 @@ every finding the detector reports (so a chart draws what fired, not a copy)."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift import detect_drift
 from faucet_core.drift.bands_view import series_bands
+from faucet_core.drift.detector import run_detection
 from tests.faucet_core.drift.builders import column, numeric, string, table
 
 CONFIG = ProfilingConfig(min_history=3)
@@ -86,3 +88,32 @@ def test_columns_limits_what_is_judged_not_the_budget() -> None:
     assert {c for c, _ in some} == {"amount"}
     assert all(some[k] == every[k] for k in some)
     assert {s for c, s in every if c == "name"} >= {"len_mean", "null_rate"}
+
+
+def _heavy_tailed(rng: random.Random) -> object:
+    """40 means that mostly wander by sampling and now and then jump 8 units."""
+    return table(
+        *(
+            column(
+                f"c{c}",
+                rows=1000,
+                distinct=300,
+                num=numeric(50 + rng.gauss(0, 1) + rng.choice([0] * 8 + [8, -8]), stddev=10.0),
+            )
+            for c in range(40)
+        )
+    )
+
+
+def test_the_tables_own_tail_widens_the_bands_as_it_widens_the_findings() -> None:
+    rng = random.Random(3)
+    baseline = [_heavy_tailed(rng) for _ in range(15)]
+    current = _heavy_tailed(rng)
+    config = ProfilingConfig()
+    detection = run_detection(current, baseline, config)
+    assert detection.tail.scale > 1.0  # this table's runs stray more than the model says
+    bands = series_bands(current, baseline, config)
+    found = _findings_by_key(detection.findings)
+    assert found  # a jump that is a finding even with the wider limits
+    for key, finding in found.items():
+        assert (bands[key].low, bands[key].high) == (finding.expected_low, finding.expected_high)
