@@ -21,6 +21,7 @@ from faucet_core.catalog.model import (
     DatasetProfileRun,
     DatasetRef,
     Edge,
+    LatestOutcome,
     OwnerSource,
     RunRecord,
 )
@@ -31,6 +32,7 @@ from faucet_core.catalog.read import (
     entries,
     find_ids,
     find_uri,
+    latest_outcomes,
     profiles_of,
     runs_of,
     snapshots_of,
@@ -282,6 +284,12 @@ class Catalog:
         )
         with self._reading() as conn:
             return {str(row[0]): utc(row[1]) for row in conn.execute(query)}
+
+    def latest_outcomes(self) -> dict[str, LatestOutcome]:
+        """Per dataset id, its newest profile's outcome: run, time, status, findings (the
+        datasets with no profile are absent)."""
+        with self._reading() as conn:
+            return latest_outcomes(conn)
 
     def counts(self) -> dict[str, int]:
         """Row counts of the catalog tables (datasets, edges, runs...)."""

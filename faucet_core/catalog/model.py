@@ -22,6 +22,7 @@ __all__ = [
     "Edge",
     "FieldRef",
     "JobRef",
+    "LatestOutcome",
     "Observation",
     "Owner",
     "OwnerSource",
@@ -435,6 +436,16 @@ class DatasetProfileRun:
         if profile:
             out["profile"] = self.profile.to_dict(sketches=False)
         return out
+
+
+@dataclass(frozen=True)
+class LatestOutcome:
+    """A dataset's newest profile outcome, without the profile (the datasets list)."""
+
+    run_id: str
+    recorded_at: dt.datetime
+    status: str
+    findings: tuple[dict[str, Any], ...]
 
 
 @dataclass(frozen=True)

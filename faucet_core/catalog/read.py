@@ -18,6 +18,7 @@ from faucet_core.catalog.model import (
     DatasetProfileRun,
     Edge,
     JobRef,
+    LatestOutcome,
     Owner,
     OwnerSource,
     RunState,
@@ -42,6 +43,7 @@ __all__ = [
     "consumers_of",
     "edges_where",
     "entries",
+    "latest_outcomes",
     "profiles_of",
     "runs_of",
     "snapshots_of",
@@ -272,6 +274,32 @@ def profiles_of(
             )
         )
     return tuple(reversed(out))
+
+
+def latest_outcomes(conn: Connection) -> dict[str, LatestOutcome]:
+    """Per dataset id, its newest recorded profile's outcome (status and findings, not the
+    profile): one query, a window over the profile rows."""
+    p = catalog_profiles.c
+    newest = func.row_number().over(
+        partition_by=p.dataset_id, order_by=(p.recorded_at.desc(), p.id.desc())
+    )
+    ranked = select(
+        p.dataset_id, p.run_id, p.recorded_at, p.status, p.findings, newest.label("newest")
+    ).subquery()
+    out: dict[str, LatestOutcome] = {}
+    for row in conn.execute(select(ranked).where(ranked.c.newest == 1)):
+        try:
+            findings = tuple(json.loads(bytes(row.findings).decode("utf-8")))
+        except ValueError:
+            where = f"profile of dataset {row.dataset_id} run {row.run_id}"
+            raise StoreCorruptError(f"{where}: stored findings are unreadable") from None
+        out[str(row.dataset_id)] = LatestOutcome(
+            run_id=str(row.run_id),
+            recorded_at=utc(row.recorded_at),
+            status=str(row.status),
+            findings=findings,
+        )
+    return out
 
 
 def find_ids(conn: Connection, prefix: str, limit: int = 6) -> list[tuple[str, str]]:

@@ -18,6 +18,10 @@ faucet_check_errors_total          asset, on_drift           profile checks that
 
 ``row`` is the partition of a per-partition baseline, empty otherwise.
 
+Beside the counter, each check error sets ``faucet_check_error_time{asset}`` (seconds since
+the epoch), kept for the web console (an asset whose newest event is a check error shows
+as "check error") and not exported: :func:`check_error_times` reads it.
+
 A check error is counted best-effort, in the store: a check that could not reach the store
 cannot count its own error there. The stalled-baseline alert of the shipped rules (no run
 recorded for a day) covers that case; see ``faucet_core.monitoring``.
@@ -25,14 +29,26 @@ recorded for a day) covers that case; see ``faucet_core.monitoring``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import datetime as dt
+import time
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from faucet_core.store.profiles import ProfileStore
 
-__all__ = ["CHECK_ERRORS", "METRICS", "StoreCollector", "count_check_error", "exposition"]
+__all__ = [
+    "CHECK_ERRORS",
+    "CHECK_ERROR_TIME",
+    "METRICS",
+    "StoreCollector",
+    "check_error_times",
+    "count_check_error",
+    "exposition",
+]
 
 CHECK_ERRORS = "faucet_check_errors_total"
+CHECK_ERROR_TIME = "faucet_check_error_time"
+"""When an asset's latest check error happened (not exported; see the module docstring)."""
 
 METRICS: dict[str, tuple[str, str]] = {
     "faucet_profile_drift_total": ("counter", "Drift findings, one per column and metric."),
@@ -72,10 +88,21 @@ def count_check_error(store: ProfileStore, asset: str, on_drift: str) -> None:
 
     Raises :class:`~faucet_core.errors.StoreError` when the store cannot take the write;
     callers that count best-effort catch it."""
-    from faucet_core.store.counters import add_counters
+    from faucet_core.store.counters import add_counters, set_gauges
 
     with store._transaction(f"cannot count a check error of {asset} in {store.url}") as conn:
         add_counters(conn, [(CHECK_ERRORS, {"asset": asset, "on_drift": on_drift}, 1.0)])
+        set_gauges(conn, [(CHECK_ERROR_TIME, {"asset": asset}, time.time())])
+
+
+def check_error_times(rows: Iterable[tuple[str, dict[str, str], float]]) -> dict[str, dt.datetime]:
+    """Per asset (its store key), when its latest check error was counted, from the
+    store's counter rows (:meth:`~faucet_core.store.ProfileStore.metrics`)."""
+    return {
+        labels.get("asset", ""): dt.datetime.fromtimestamp(value, dt.timezone.utc)
+        for name, labels, value in rows
+        if name == CHECK_ERROR_TIME and labels.get("asset")
+    }
 
 
 def exposition(store: ProfileStore) -> bytes:

@@ -5,7 +5,7 @@ consumer forms), impact, audit.
 route                                         role      writes
 ============================================  ========  ==================================
 ``GET/POST /ui/signin``, ``POST /ui/signout``  -         audited ``ui.signin`` (ok/denied)
-``GET /ui/datasets[?q=&page=]``              viewer    -
+``GET /ui/datasets[?q=&status=&sort=&page=]``  viewer    -
 ``GET /ui/datasets/{id}``                     viewer    -
 ``POST /ui/datasets/{id}/owners``             operator  ``catalog.annotate`` (the API's)
 ``POST /ui/datasets/{id}/consumers``          operator  ``catalog.annotate`` (the API's)
@@ -18,20 +18,25 @@ Access (session, CSRF, Origin, role) is :mod:`faucet_dagster.console.access`.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from faucet_core.catalog import Consumer
+from faucet_core.catalog import Consumer, LatestOutcome
 from faucet_core.errors import CatalogError
 from faucet_core.store.audit import list_audit
+from faucet_core.store.counters import read_counters
+from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
+from faucet_core.store.metrics import check_error_times
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.console.access import (
     ConsoleContext,
@@ -41,14 +46,19 @@ from faucet_dagster.console.access import (
     signin_routes,
 )
 from faucet_dagster.console.assets import AssetIndex
+from faucet_dagster.console.dataset_view import profile_view, profiles_needed
 from faucet_dagster.console.impact import impact_page
 from faucet_dagster.console.render import page, redirect
 from faucet_dagster.console.views import (
-    column_views,
+    SORTS,
+    STATUS_BY_SLUG,
     dataset_rows,
     edge_views,
     kind_of,
     matches,
+    sorted_rows,
+    status_counts,
+    status_of,
     ts,
 )
 from faucet_dagster.server.actions import annotate_audited
@@ -97,6 +107,25 @@ def _page_number(raw: str) -> int:
     return int(digits) if len(digits) <= 9 else LAST_PAGE
 
 
+def _list_link(now: tuple[str, str, str], **change: Any) -> str:
+    """The datasets list's URL with its search, filter and sort (``now``), ``change``
+    applied (an empty value drops a parameter; the default sort is left out)."""
+    query, status, sort = now
+    params = {"q": query, "status": status, "sort": "" if sort == "status" else sort}
+    params.update({k: ("" if k == "sort" and v == "status" else str(v)) for k, v in change.items()})
+    kept = [(k, v) for k, v in params.items() if v]
+    return "/ui/datasets" + ("?" + urlencode(kept) if kept else "")
+
+
+def _missing(ref: str) -> str:
+    shown = ref if len(ref) <= 80 else ref[:77] + "..."
+    return (
+        f"There is no dataset {shown!r}: the catalog holds no dataset with that id or URI, "
+        "and no asset of this code location writes one. It may have been renamed, or not "
+        "have run yet under this name."
+    )
+
+
 def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
     """The routes to mount at ``/ui``."""
     catalog = ctx.catalog
@@ -104,20 +133,60 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
 
     @functools.lru_cache(maxsize=1)
     def assets() -> AssetIndex:
-        return AssetIndex.of(ctx.location.defs)
+        return AssetIndex.of(ctx.location.defs, ctx.location.profiled_assets())
+
+    def check_errors() -> dict[str, dt.datetime]:
+        """Per dataset id, its asset's newest check error (from the store's counters)."""
+        try:
+            with reader(catalog.engine).connect() as conn:
+                rows = read_counters(conn)
+        except SQLAlchemyError as exc:
+            raise database_error(
+                exc, "cannot read the check errors", timeout=DEFAULT_BUSY_TIMEOUT
+            ) from None
+        by_key = check_error_times(rows)
+        index = assets()
+        return {
+            dataset_id: by_key[key.to_user_string()]
+            for dataset_id, key in index.by_dataset.items()
+            if key.to_user_string() in by_key
+        }
 
     # -- datasets ------------------------------------------------------------------------
     @route(Role.VIEWER)
     async def datasets(request: Request, visit: Visit) -> Response:
-        query = request.query_params.get("q", "")
+        params = request.query_params
+        query = params.get("q", "")
         if len(query) > MAX_QUERY or "\x00" in query:
             raise PageError(400, f"q: longer than {MAX_QUERY} characters or holds a NUL")
+        wanted = params.get("status", "")
+        if wanted and wanted not in STATUS_BY_SLUG:
+            raise PageError(
+                400, f"status: {wanted[:20]!r} is not one of {', '.join(STATUS_BY_SLUG)}"
+            )
+        sort = params.get("sort", "") or "status"
+        if sort not in SORTS:
+            raise PageError(400, f"sort: {sort[:20]!r} is not one of {', '.join(SORTS)}")
         entries = await run_in_threadpool(catalog.datasets)
         drifts = await run_in_threadpool(catalog.last_drift)
+        outcomes = await run_in_threadpool(catalog.latest_outcomes)
+        errors = await run_in_threadpool(check_errors)
         index = await run_in_threadpool(assets)
-        number = _page_number(request.query_params.get("page", ""))
-        rows = dataset_rows(entries, drifts, index.by_dataset)
+        number = _page_number(params.get("page", ""))
+        rows = dataset_rows(
+            entries,
+            drifts,
+            index.by_dataset,
+            outcomes=outcomes,
+            errors=errors,
+            never_run=index.refs,
+            checked=set(index.configs),
+        )
         found = [r for r in rows if matches(r, query)] if query.strip() else rows
+        counts = status_counts(found)
+        if wanted:
+            found = [r for r in found if r.status is STATUS_BY_SLUG[wanted]]
+        found = sorted_rows(found, sort)
         pages = max(1, -(-len(found) // DATASETS_PAGE))
         number = min(number, pages)
         start = (number - 1) * DATASETS_PAGE
@@ -128,8 +197,13 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             found=len(found),
             total=len(rows),
             q=query,
+            chosen=wanted,
+            chosen_label=STATUS_BY_SLUG[wanted].value if wanted else "",
+            sort=sort,
+            counts=counts,
             page_number=number,
             pages=pages,
+            link=functools.partial(_list_link, (query, wanted, sort)),
             **visit.context(),
         )
 
@@ -143,26 +217,70 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
     @route(Role.VIEWER)
     async def dataset(request: Request, visit: Visit) -> Response:
         ref = dataset_ref(request)
-        try:
-            detail = await run_in_threadpool(catalog.detail, ref)
-        except CatalogError as exc:
-            raise PageError(404, public_message(exc, catalog.engine)) from None
         index = await run_in_threadpool(assets)
+        # the newest run's baseline window is read too (the widest, before the id is known)
+        widest = max(index.configs.values(), key=lambda c: c.window, default=None)
+        try:
+            detail = await run_in_threadpool(
+                functools.partial(
+                    catalog.detail, ref, profiles=profiles_needed(index.configs.get(ref, widest))
+                )
+            )
+        except CatalogError:
+            written = index.dataset_named(ref)
+            if written is not None:  # an asset of the location the catalog does not hold yet
+                return await never_run(written, visit)
+            raise PageError(404, _missing(ref)) from None
         d = detail.dataset
+        config = index.config_of(d.id)
+        errors = await run_in_threadpool(check_errors)
+        latest = detail.latest_profile
+        outcome = None
+        if latest is not None:
+            outcome = LatestOutcome(
+                latest.run_id, latest.recorded_at, latest.status, latest.findings
+            )
+        status = status_of(outcome, asset=d.id in index.configs, error_at=errors.get(d.id))
+        types = {f.name: f.type or "?" for f in d.schema or ()}
+        profile = await run_in_threadpool(
+            functools.partial(
+                profile_view,
+                detail.profiles,
+                config=config,
+                dagster=ctx.dagster_url if d.id in index.by_dataset else None,
+                types=types,
+                per_partition=d.id in index.per_partition,
+            )
+        )
         return page(
             "dataset.html",
             d=d,
             detail=detail,
-            columns=column_views(detail),
+            health=status,
+            error_at=ts(errors.get(d.id)),
+            profile=profile,
             upstream=edge_views(detail.upstream, upstream=True),
             downstream=edge_views(detail.downstream, upstream=False),
             kind=kind_of(d, d.id in index.by_dataset),
-            latest=detail.latest_profile,
-            history=len(detail.profiles),
             dagster_link=index.link(ctx.dagster_url, d.id),
             asset_key=index.key_of(d.id),
             can_edit=visit.who.role.allows(Role.OPERATOR),
             ts=ts,
+            **visit.context(),
+        )
+
+    async def never_run(dataset_id: str, visit: Visit) -> Response:
+        index = await run_in_threadpool(assets)
+        errors = await run_in_threadpool(check_errors)
+        error_at = errors.get(dataset_id)
+        return page(
+            "never_run.html",
+            ref=index.refs[dataset_id],
+            health=status_of(None, asset=True, error_at=error_at),
+            error_at=ts(error_at),
+            asset_key=index.key_of(dataset_id),
+            dagster_link=index.link(ctx.dagster_url, dataset_id),
+            config=index.config_of(dataset_id),
             **visit.context(),
         )
 

@@ -6,6 +6,7 @@ so whatever the catalog holds (names, owners, URIs) is shown as text, never as m
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -18,6 +19,7 @@ __all__ = [
     "error_page",
     "page",
     "redirect",
+    "without_cli",
 ]
 
 SECURITY_HEADERS = {
@@ -61,10 +63,21 @@ def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
 
 
+_CLI = re.compile(r"[;:,]?\s*(?:\(|(?:run|use|see|try|as)\s+)?`faucet[^`]*`\)?[^;.()]*")
+
+
+def without_cli(message: str) -> str:
+    """``message`` without the command-line advice the same error gives in a terminal
+    (``run `faucet doctor` ...``): a page's reader has no shell on the server."""
+    return _CLI.sub("", message).strip()
+
+
 def error_page(status: int, message: str, **context: Any) -> HTMLResponse:
-    """The HTML answer of every console error: a title, one line, no traceback."""
+    """The HTML answer of every console error: a title, one line in words (no command
+    line advice, no traceback)."""
     title = _TITLES.get(status, "Error")
-    return page("error.html", status, title=title, message=message, code=status, **context)
+    shown = without_cli(message)
+    return page("error.html", status, title=title, message=shown, code=status, **context)
 
 
 def redirect(url: str, status: int = 303) -> Response:

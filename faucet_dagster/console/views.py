@@ -1,35 +1,39 @@
-"""What the console's pages show, built from the catalog's own objects (pure: no I/O).
-
-The drift marks of a column's sparklines come from :func:`faucet_dagster.summary.
-drift_marks`, the rule every view shares: a run is marked on a column only for that
-column's own findings.
-"""
+"""What the console's datasets list and lineage show, built from the catalog's own
+objects (pure: no I/O). A dataset's profile history is :mod:`~faucet_dagster.console.
+dataset_view`'s."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from markupsafe import Markup
-
-from faucet_core.catalog import ColumnInput, DatasetDetail, DatasetEntry, Edge
-from faucet_core.catalog.model import DatasetProfileRun, merged_inputs
-from faucet_core.drift.numfmt import fmt_number, fmt_rate
-from faucet_core.profile import ColumnProfile
-from faucet_dagster.console.sparkline import svg_sparkline
-from faucet_dagster.summary import drift_marks, shown_distinct
+from faucet_core.catalog import (
+    ColumnInput,
+    DatasetEntry,
+    DatasetRef,
+    Edge,
+    LatestOutcome,
+)
+from faucet_core.catalog.model import merged_inputs
 
 __all__ = [
-    "ColumnView",
+    "SORTS",
+    "STATUS_BY_SLUG",
     "DatasetRow",
     "EdgeView",
-    "column_views",
+    "Status",
     "dataset_rows",
+    "drifted_columns",
     "edge_views",
     "kind_of",
     "matches",
+    "sorted_rows",
+    "status_counts",
+    "status_of",
     "ts",
 ]
 
@@ -49,6 +53,63 @@ def kind_of(entry: DatasetEntry, asset: bool) -> str:
     return scheme if sep else entry.namespace
 
 
+class Status(str, Enum):
+    """A dataset's health at a glance, from its newest event."""
+
+    DRIFTED = "drifted"
+    ERROR = "check error"
+    WARMING = "warming up"
+    STABLE = "stable"
+    NEVER = "never run"
+    """An asset of the location with no recorded run of its profile check."""
+    UNPROFILED = "not profiled"
+    """A dataset the catalog knows (OpenLineage, a read input) that no check profiles."""
+
+    @property
+    def slug(self) -> str:
+        """The status in URLs (``?status=``) and CSS classes."""
+        return _SLUGS[self]
+
+
+_SLUGS = {
+    Status.DRIFTED: "drifted",
+    Status.ERROR: "error",
+    Status.WARMING: "warming",
+    Status.STABLE: "stable",
+    Status.NEVER: "never",
+    Status.UNPROFILED: "unprofiled",
+}
+STATUS_BY_SLUG = {slug: status for status, slug in _SLUGS.items()}
+STATUS_ORDER = {status: rank for rank, status in enumerate(Status)}
+_STORED = {"drifted": Status.DRIFTED, "warming": Status.WARMING, "stable": Status.STABLE}
+
+
+def status_of(
+    outcome: LatestOutcome | None, *, asset: bool, error_at: dt.datetime | None
+) -> Status:
+    """A check error newer than the newest recorded profile wins; then the profile's own
+    outcome; an asset with a profile check (``asset``) that recorded none has never run."""
+    if error_at is not None and (outcome is None or error_at > outcome.recorded_at):
+        return Status.ERROR
+    if outcome is not None:
+        return _STORED.get(outcome.status, Status.UNPROFILED)
+    return Status.NEVER if asset else Status.UNPROFILED
+
+
+TABLE_LABEL = "(row count)"
+"""How a table-level finding's column (``""``) is shown."""
+
+
+def drifted_columns(findings: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The columns the findings are about, in order, the table's volume as
+    :data:`TABLE_LABEL`."""
+    seen: dict[str, None] = {}
+    for f in findings:
+        column = str(f.get("column") or "")
+        seen[column or TABLE_LABEL] = None
+    return tuple(seen)
+
+
 @dataclass(frozen=True)
 class DatasetRow:
     id: str
@@ -57,135 +118,98 @@ class DatasetRow:
     owners: tuple[str, ...]
     last_run: str
     last_drift: str
+    status: Status = Status.UNPROFILED
+    findings: int = 0
+    """Findings of the newest run."""
+    columns: tuple[str, ...] = ()
+    """The columns those findings are about."""
+    status_at: str = "-"
+    """When the status was set (the newest run, or the check error)."""
 
 
 def dataset_rows(
     entries: Sequence[DatasetEntry],
     drifts: Mapping[str, dt.datetime],
     assets: Mapping[str, Any],
+    *,
+    outcomes: Mapping[str, LatestOutcome] | None = None,
+    errors: Mapping[str, dt.datetime] | None = None,
+    never_run: Mapping[str, DatasetRef] | None = None,
+    checked: Collection[str] = (),
 ) -> list[DatasetRow]:
-    return [
-        DatasetRow(
-            id=e.id,
-            uri=e.uri,
-            kind=kind_of(e, e.id in assets),
-            owners=e.owners,
-            last_run=ts(e.last_run_at),
-            last_drift=ts(drifts.get(e.id)),
+    """One row per catalog dataset, then one per asset of the location that the catalog
+    does not hold yet (``never_run``: dataset id -> the dataset it would write: never
+    run). ``errors`` maps a dataset id to its asset's newest check error; ``checked``
+    holds the ids of the datasets a profile check of the location profiles (without a
+    profile yet: never run; any other dataset without one: not profiled)."""
+    outcomes = outcomes or {}
+    errors = errors or {}
+    rows = []
+    for e in entries:
+        outcome = outcomes.get(e.id)
+        error_at = errors.get(e.id)
+        status = status_of(outcome, asset=e.id in checked, error_at=error_at)
+        findings = outcome.findings if outcome is not None and status is Status.DRIFTED else ()
+        at = error_at if status is Status.ERROR else (outcome.recorded_at if outcome else None)
+        rows.append(
+            DatasetRow(
+                id=e.id,
+                uri=e.uri,
+                kind=kind_of(e, e.id in assets),
+                owners=e.owners,
+                last_run=ts(e.last_run_at),
+                last_drift=ts(drifts.get(e.id)),
+                status=status,
+                findings=len(findings),
+                columns=drifted_columns(findings),
+                status_at=ts(at),
+            )
         )
-        for e in entries
-    ]
+    known = {e.id for e in entries}
+    for dataset_id, ref in sorted((never_run or {}).items(), key=lambda item: item[1].uri):
+        if dataset_id in known:
+            continue
+        error_at = errors.get(dataset_id)
+        rows.append(
+            DatasetRow(
+                id=dataset_id,
+                uri=ref.uri,
+                kind="Dagster asset",
+                owners=(),
+                last_run="-",
+                last_drift="-",
+                status=status_of(None, asset=True, error_at=error_at),
+                status_at=ts(error_at),
+            )
+        )
+    return rows
+
+
+SORTS = ("status", "name", "last_run")
+"""``?sort=``: by status (drifted first, the default), by URI, by the newest run."""
+
+
+def sorted_rows(rows: Sequence[DatasetRow], by: str) -> list[DatasetRow]:
+    if by == "name":
+        return sorted(rows, key=lambda r: r.uri)
+    if by == "last_run":
+        ran = sorted((r for r in rows if r.last_run != "-"), key=lambda r: r.uri)
+        ran.sort(key=lambda r: r.last_run, reverse=True)
+        return ran + sorted((r for r in rows if r.last_run == "-"), key=lambda r: r.uri)
+    return sorted(rows, key=lambda r: (STATUS_ORDER[r.status], -r.findings, r.uri))
+
+
+def status_counts(rows: Sequence[DatasetRow]) -> list[tuple[Status, int]]:
+    """How many rows hold each status, in status order (statuses no row holds left out)."""
+    counts = Counter(r.status for r in rows)
+    return [(s, counts[s]) for s in Status if counts[s]]
 
 
 def matches(row: DatasetRow, query: str) -> bool:
-    """Case-insensitive: every word of ``query`` is in the row's id, URI, kind or owners."""
-    hay = " ".join((row.id, row.uri, row.kind, *row.owners)).lower()
+    """Case-insensitive: every word of ``query`` is in the row's id, URI, kind, owners or
+    drifted columns."""
+    hay = " ".join((row.id, row.uri, row.kind, *row.owners, *row.columns)).lower()
     return all(word in hay for word in query.lower().split())
-
-
-# -- a dataset's profile -------------------------------------------------------------------
-_METRIC_LABEL = {
-    "distinct": "distinct",
-    "mean": "mean",
-    "min": "min",
-    "max": "max",
-    "string_length": "mean length",
-}
-
-
-def _metric_value(col: ColumnProfile, metric: str) -> float | None:
-    """A column's number for a series metric; None when the run has none (or the column
-    is classified: its mean and extremes are values, never shown)."""
-    if metric == "distinct":
-        return float(shown_distinct(col))
-    if metric in ("mean", "min", "max"):
-        if col.numeric is None or col.classified:
-            return None
-        return float(getattr(col.numeric, metric))
-    if metric == "string_length":
-        return float(col.string.len_mean) if col.string is not None else None
-    return None
-
-
-@dataclass(frozen=True)
-class ColumnView:
-    name: str
-    type: str
-    null_rate: str
-    distinct: str
-    numbers: str
-    findings: tuple[str, ...]
-    null_spark: Markup
-    metric: str
-    """The label of the drifted metric plotted in ``metric_spark`` ('' when none)."""
-    metric_spark: Markup | None
-
-
-def _numbers(col: ColumnProfile) -> str:
-    if col.numeric is not None and not col.classified:
-        n = col.numeric
-        return f"min {fmt_number(n.min)}, mean {fmt_number(n.mean)}, max {fmt_number(n.max)}"
-    if col.string is not None:
-        s = col.string
-        return f"length {s.len_min}-{s.len_max} (mean {s.len_mean:.1f})"
-    return "-"
-
-
-def _drifted_metric(name: str, history: Sequence[DatasetProfileRun]) -> str | None:
-    """The metric of the newest finding about column ``name`` when it is a plotted series
-    other than the null rate (that one always is)."""
-    for run in reversed(history):
-        about = [str(f.get("metric", "")) for f in run.findings if f.get("column") == name]
-        if about:
-            return next((m for m in about if m in _METRIC_LABEL), None)
-    return None
-
-
-def column_views(detail: DatasetDetail) -> list[ColumnView]:
-    """The latest profile's columns, each with its null-rate sparkline (and the drifted
-    metric's) over the stored runs."""
-    latest = detail.latest_profile
-    if latest is None:
-        return []
-    types = {f.name: f.type or "?" for f in detail.dataset.schema or ()}
-    out = []
-    for name, col in latest.profile.columns.items():
-        seen = [p for p in detail.profiles if name in p.profile.columns]
-        marks = drift_marks(name, (p.findings for p in seen))
-        runs = [f"{ts(p.recorded_at)} run {p.run_id}" for p in seen]
-        rates = [p.profile.columns[name].null_rate for p in seen]
-        null_spark = svg_sparkline(rates, marks, label=f"{name} null rate", runs=runs)
-        metric = _drifted_metric(name, seen)
-        metric_spark = None
-        if metric is not None:
-            series = [
-                (_metric_value(p.profile.columns[name], metric), m, r)
-                for p, m, r in zip(seen, marks, runs, strict=True)
-            ]
-            kept = [s for s in series if s[0] is not None]
-            if kept:
-                metric_spark = svg_sparkline(
-                    [float(v) for v, _, _ in kept if v is not None],
-                    [m for _, m, _ in kept],
-                    label=f"{name} {_METRIC_LABEL[metric]}",
-                    runs=[r for _, _, r in kept],
-                )
-        out.append(
-            ColumnView(
-                name=name,
-                type=types.get(name, ", ".join(sorted(col.types)) or "?"),
-                null_rate=fmt_rate(col.null_rate),
-                distinct=f"{shown_distinct(col):,}",
-                numbers=_numbers(col),
-                findings=tuple(
-                    str(f.get("message", "")) for f in latest.findings if f.get("column") == name
-                ),
-                null_spark=null_spark,
-                metric=_METRIC_LABEL[metric] if metric_spark is not None and metric else "",
-                metric_spark=metric_spark,
-            )
-        )
-    return out
 
 
 # -- lineage -------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.store.audit import AuditEntry, list_audit
 from faucet_dagster import FaucetResource
+from faucet_dagster.lineage.record import sync_definitions
 from faucet_dagster.location import CodeLocation, load_code_location
 from faucet_dagster.server import create_app
 from tests.faucet_dagster.console import location as loc
@@ -168,3 +169,66 @@ def audit_entries(url: str, action: str) -> list[AuditEntry]:
     """The store's audit entries of ``action``, newest first."""
     with Catalog(url) as catalog:
         return list_audit(catalog.engine, action=action)
+
+
+def materialize_health(url: str) -> None:
+    """The health location's runs: orders 5 (the fifth drifts), signups 1 (warming up),
+    payments 2 and then a check error; regional_report never."""
+    from tests.faucet_dagster.console import health_location as h
+
+    resources = {"faucet": FaucetResource(store_url=url)}
+    every = [h.orders, h.signups, h.payments, h.regional_report, *h.checks]
+
+    def run(*assets: dg.AssetsDefinition) -> None:
+        result = dg.materialize(
+            every,
+            instance=instance,
+            resources=resources,
+            selection=dg.AssetSelection.assets(*assets),
+        )
+        assert result.success
+
+    with dg.instance_for_test() as instance:
+        try:
+            run(h.orders, h.signups, h.payments)
+            run(h.orders, h.payments)
+            for _ in range(2):
+                run(h.orders)
+            h.STATE["drift"] = True
+            run(h.orders)
+            h.STATE["broken"] = True
+            run(h.payments)
+        finally:
+            h.STATE.update(drift=False, broken=False)
+    with Catalog(url) as catalog:  # `faucet catalog sync`: the deps as edges, run or not
+        sync_definitions(catalog, h.defs)
+
+
+@pytest.fixture(scope="session")
+def health_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("health-store") / "faucet.db"
+    materialize_health(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def health_store(health_template: Path, tmp_path: Path) -> str:
+    path = tmp_path / "health.db"
+    shutil.copy(health_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="session")
+def health_location() -> CodeLocation:
+    from tests.faucet_dagster.console import health_location as h
+
+    return load_code_location(file=h.__file__)
+
+
+@pytest.fixture
+def health_app(health_location: CodeLocation, health_store: str) -> Iterator[Browser]:
+    client = TestClient(create_app(health_location, TABLE, health_store, dagster_url=DAGSTER_URL))
+    with client:
+        browser = Browser(client)
+        assert browser.sign_in("viewer").status_code == 303
+        yield browser

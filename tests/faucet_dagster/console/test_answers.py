@@ -14,7 +14,7 @@ def test_a_404_page_does_not_show_the_store(app_for: MakeBrowser, store: str) ->
     for path in ("/ui/datasets/dagster%3A%2F%2Fmembers", "/ui/datasets/0123456789ab"):
         page = browser.get(path)
         assert page.status_code == 404
-        assert "in the catalog:" in page.text
+        assert "the catalog holds no dataset with that id or URI" in page.text
         assert "sqlite:" not in page.text
         assert store.removeprefix("sqlite:///") not in page.text
     csrf = browser.csrf()

@@ -98,16 +98,22 @@ def test_a_dataset_page_has_schema_profile_sparklines_and_its_dagster_link(
     html = page.text
     assert f'href="{DAGSTER_URL}/assets/ledger"' in html
     assert 'href="/ui/impact?asset=ledger"' in html
-    assert "4 run(s) stored" in html
-    spark = dict(
-        re.findall(r'aria-label="(\w+) null rate" data-points="4" data-drift="(\d)"', html)
-    )
-    # each column's run is marked only for that column's own findings
-    assert spark == {"id": "0", "total": "1", "amount": "1"}
-    metric = re.findall(r'aria-label="amount (\w+)" data-points="4" data-drift="(\d)"', html)
-    assert metric in ([("mean", "1")], [("max", "1")], [("min", "1")])  # amount's drifted metric
-    assert 'aria-label="total ' not in html.replace('aria-label="total null rate"', "")
-    assert html.count('class="drift"') == 3
+    assert "4 run(s) read" in html
+    charts = dict(re.findall(r'aria-label="([^"]+)" data-points="4" data-drift="(\d)"', html))
+    spark = {k.split()[0]: v for k, v in charts.items() if k.endswith(" null rate")}
+    # each column's run is marked only for that column's own findings, and only on the
+    # statistic that drifted
+    assert spark == {"total": "1"}  # id and amount never held a null: no null-rate chart
+    assert html.count("(no null in any run shown)") == 2
+    assert charts["total mean"] == "0"  # total drifted on its null rate only
+    assert charts["amount mean"] == "1"
+    assert {k for k, v in charts.items() if v == "1"} <= {
+        "total null rate",
+        "amount mean",
+        "amount min",
+        "amount max",
+    }
+    assert html.count('class="drift"') == sum(map(int, charts.values()))
     assert "total.null_rate: null_rate 50.0% vs baseline mean 0.0%" in html  # its finding
     schema = html.split('id="schema"', 1)[1].split("</section>", 1)[0]
     assert all(f"<td>{c}</td>" in schema for c in ("id", "total", "amount"))
@@ -333,7 +339,9 @@ def test_no_page_or_url_shows_a_token(app_for: MakeBrowser, store: str) -> None:
 
 def test_the_list_is_paged_and_keeps_the_search(app_for: MakeBrowser, store: str) -> None:
     from faucet_core.catalog import DatasetRef, JobRef, Observation, RunRecord, RunState
+    from faucet_dagster.console.assets import AssetIndex
     from faucet_dagster.console.pages import DATASETS_PAGE
+    from faucet_dagster.location import load_code_location
 
     extra = DATASETS_PAGE + 50
     when = dt.datetime(2026, 3, 3, tzinfo=dt.timezone.utc)
@@ -354,7 +362,10 @@ def test_the_list_is_paged_and_keeps_the_search(app_for: MakeBrowser, store: str
                 )
             ]
         )
-    total = before + extra
+    with Catalog(store) as catalog:
+        known = {e.id for e in catalog.datasets()}
+    never_run = len(set(AssetIndex.of(load_code_location(file=LOCATION).defs).refs) - known)
+    total = before + extra + never_run  # the location's assets that never ran are listed
     browser = app_for(store)
     browser.sign_in("viewer")
     first = browser.get("/ui/datasets")
