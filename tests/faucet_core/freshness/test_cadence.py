@@ -30,12 +30,14 @@ def state(updates: list[Update], now: dt.datetime, **cfg: object) -> FreshnessSt
 def test_daily_fresh_until_the_learned_deadline_then_overdue() -> None:
     ups = daily(dt.date(2026, 11, 1), 10)  # 11-01 .. 11-10 at 02:00
     cadence = learn_cadence(ups)
-    assert cadence is not None and cadence.kind is CadenceKind.CALENDAR
+    assert cadence is not None
+    assert cadence.kind is CadenceKind.CALENDAR
     assert cadence.describe() == "daily at 02:00 UTC"
     verdict = judge_freshness(ups, utc(2026, 11, 11, 3))
     assert verdict.state is FreshnessState.FRESH
     assert verdict.expected == utc(2026, 11, 11, 2)
-    assert verdict.deadline is not None and verdict.deadline > verdict.expected
+    assert verdict.deadline is not None
+    assert verdict.deadline > verdict.expected
     assert state(ups, verdict.deadline) is FreshnessState.FRESH
     late = verdict.deadline + dt.timedelta(seconds=1)
     overdue = judge_freshness(ups, late)
@@ -47,7 +49,8 @@ def test_daily_fresh_until_the_learned_deadline_then_overdue() -> None:
 def test_a_skipped_day_in_the_history_keeps_the_daily_cadence_and_today_is_overdue() -> None:
     ups = daily(dt.date(2026, 11, 1), 10, skip=[dt.date(2026, 11, 4)])  # one 48 h gap
     cadence = learn_cadence(ups)
-    assert cadence is not None and cadence.describe() == "daily at 02:00 UTC"
+    assert cadence is not None
+    assert cadence.describe() == "daily at 02:00 UTC"
     last = ups[-1].at  # 2026-11-11 02:00
     assert state(ups, last + 20 * H) is FreshnessState.FRESH
     # The next day is skipped: overdue the same morning, not after a widened 48 h range.
@@ -71,7 +74,8 @@ def test_a_late_day_inside_the_learned_range_is_fresh_and_beyond_it_overdue() ->
 def test_hourly_cadence_is_elapsed_time() -> None:
     ups = every(utc(2026, 11, 1), H, 30)
     cadence = learn_cadence(ups)
-    assert cadence is not None and cadence.kind is CadenceKind.INTERVAL
+    assert cadence is not None
+    assert cadence.kind is CadenceKind.INTERVAL
     assert cadence.describe() == "every 1 h"
     last = ups[-1].at
     assert state(ups, last + 70 * dt.timedelta(minutes=1)) is FreshnessState.FRESH
@@ -81,7 +85,8 @@ def test_hourly_cadence_is_elapsed_time() -> None:
 def test_weekday_only_daily_schedule_waits_over_the_weekend() -> None:
     ups = daily(dt.date(2026, 11, 2), 15, weekdays=range(5))  # Mon 11-02 .. Fri 11-20
     cadence = learn_cadence(ups)
-    assert cadence is not None and cadence.describe() == "daily at 02:00 UTC, Mon-Fri"
+    assert cadence is not None
+    assert cadence.describe() == "daily at 02:00 UTC, Mon-Fri"
     friday = ups[-1].at
     assert friday.weekday() == 4
     assert state(ups, friday + dt.timedelta(days=2, hours=12)) is FreshnessState.FRESH  # Sun
@@ -93,7 +98,8 @@ def test_weekday_only_daily_schedule_waits_over_the_weekend() -> None:
 def test_one_week_of_weekdays_is_not_yet_a_weekday_pattern() -> None:
     ups = daily(dt.date(2026, 11, 2), 5, weekdays=range(5))  # Mon .. Fri of one week
     cadence = learn_cadence(ups, min_history=3)
-    assert cadence is not None and cadence.weekdays == tuple(range(7))
+    assert cadence is not None
+    assert cadence.weekdays == tuple(range(7))
 
 
 def test_business_hours_hourly_job_is_not_expected_at_night() -> None:
@@ -103,7 +109,8 @@ def test_business_hours_hourly_job_is_not_expected_at_night() -> None:
         if date.weekday() < 5:
             ups += [Update(dt.datetime.combine(date, dt.time(h, 3), UTC)) for h in range(9, 18)]
     cadence = learn_cadence(ups)
-    assert cadence is not None and cadence.describe().startswith("every 1 h, 08:")
+    assert cadence is not None
+    assert cadence.describe().startswith("every 1 h, 08:")
     friday = ups[-1].at  # Fri 17:03
     assert state(ups, friday + 10 * H) is FreshnessState.FRESH  # the night
     assert judge_freshness(ups, friday + H).expected == friday + dt.timedelta(days=2, hours=16)
@@ -121,7 +128,8 @@ def test_daily_local_schedule_keeps_its_wall_clock_across_dst(
 ) -> None:
     ups = daily(first, 20, at=dt.time(6, 0), zone=zone)  # spans the change
     cadence = learn_cadence(ups, timezone=zone)
-    assert cadence is not None and cadence.describe() == f"daily at 06:00 {zone}"
+    assert cadence is not None
+    assert cadence.describe() == f"daily at 06:00 {zone}"
     before = [u for u in ups if u.at.date() < change][-1]
     expected = cadence.expected_after(before.at)
     assert expected.astimezone(cadence.zone).time() == dt.time(6, 0)
@@ -136,7 +144,8 @@ def test_hourly_cadence_across_a_dst_change_stays_hourly() -> None:
     # 2026-10-25 01:00 UTC: Berlin clocks go back; an hourly job keeps running every 60 min.
     ups = every(utc(2026, 10, 24, 12), H, 30)
     cadence = learn_cadence(ups, timezone="Europe/Berlin")
-    assert cadence is not None and cadence.describe() == "every 1 h"
+    assert cadence is not None
+    assert cadence.describe() == "every 1 h"
     assert cadence.expected_after(ups[-1].at) == ups[-1].at + H
 
 
@@ -148,7 +157,8 @@ def test_partitions_only_a_newer_partition_is_fresh_data() -> None:
     times = update_times([*ups, rerun])
     assert times[-1] == utc(2026, 11, 8, 2)
     verdict = judge_freshness([*ups, rerun], utc(2026, 11, 9, 10))
-    assert verdict.last == utc(2026, 11, 8, 2) and verdict.state is FreshnessState.OVERDUE
+    assert verdict.last == utc(2026, 11, 8, 2)
+    assert verdict.state is FreshnessState.OVERDUE
 
 
 def test_a_backfill_burst_is_one_update() -> None:
@@ -165,7 +175,8 @@ def test_warming_up_until_min_history_intervals() -> None:
     assert warming.message.startswith("warming up: 4 of 5 intervals")
     assert state(ups, far, min_history=4) is FreshnessState.OVERDUE
     empty = judge_freshness([], far)
-    assert empty.state is FreshnessState.WARMING and empty.last is None
+    assert empty.state is FreshnessState.WARMING
+    assert empty.last is None
 
 
 def test_max_lag_overrides_the_learned_cadence_and_warm_up() -> None:
@@ -173,13 +184,15 @@ def test_max_lag_overrides_the_learned_cadence_and_warm_up() -> None:
     last = ups[-1].at
     assert state(ups, last + 25 * H, max_lag=dt.timedelta(hours=26)) is FreshnessState.FRESH
     over = judge_freshness(ups, last + 27 * H, FreshnessConfig(max_lag=dt.timedelta(hours=26)))
-    assert over.state is FreshnessState.OVERDUE and "(max_lag 26 h)" in over.message
+    assert over.state is FreshnessState.OVERDUE
+    assert "(max_lag 26 h)" in over.message
 
 
 def test_updates_after_now_are_ignored() -> None:
     ups = daily(dt.date(2026, 11, 1), 10)
     verdict = judge_freshness(ups, utc(2026, 11, 5, 1))
-    assert verdict.last == utc(2026, 11, 4, 2) and verdict.updates == 4
+    assert verdict.last == utc(2026, 11, 4, 2)
+    assert verdict.updates == 4
 
 
 def test_bad_input_names_the_value_and_the_fix() -> None:

@@ -47,12 +47,15 @@ def test_deterministic_and_monotone_in_now(ups: list[Update], zone: str, days: f
     first = judge_freshness(ups, now, cfg)
     assert judge_freshness(list(reversed(ups)), now, cfg) == first
     if first.state is FreshnessState.OVERDUE:
-        assert first.deadline is not None and first.deadline < now
+        assert first.deadline is not None
+        assert first.deadline < now
         later = judge_freshness(ups, now + dt.timedelta(hours=5), cfg)
         assert later.state is FreshnessState.OVERDUE
     if first.state is FreshnessState.FRESH:
-        assert first.deadline is not None and now <= first.deadline
-        assert first.last is not None and first.deadline > first.last
+        assert first.deadline is not None
+        assert now <= first.deadline
+        assert first.last is not None
+        assert first.deadline > first.last
 
 
 @settings(max_examples=40, deadline=None)
