@@ -56,9 +56,7 @@ class Bench:
         return record.event.dagster_event.asset_check_evaluation_data
 
 
-def bench(
-    instance: dg.DagsterInstance, assets: list[Any], **config: Any
-) -> Bench:
+def bench(instance: dg.DagsterInstance, assets: list[Any], **config: Any) -> Bench:
     checks = build_freshness_checks(assets, config=config or None)
     clock = Clock()
     sensor = build_freshness_sensor(clock=clock)
