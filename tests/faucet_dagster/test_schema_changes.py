@@ -80,7 +80,8 @@ def test_dropped_added_and_retyped_columns(instance, sqlite_url, http) -> None: 
         "dropped (was string); column score types integer -> string"
     )
     assert meta(changed, "faucet/schema_change") == text
-    assert changed.description is not None and changed.description.endswith(text)
+    assert changed.description is not None
+    assert changed.description.endswith(text)
     ctx = dg.build_sensor_context(instance=instance, definitions=defs, cursor=start.cursor)
     notify(ctx)
     drift, message = http.delivered(WEBHOOK_PATH)
