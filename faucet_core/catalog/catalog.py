@@ -33,6 +33,7 @@ from faucet_core.catalog.read import (
     find_uri,
     profiles_of,
     runs_of,
+    schema_history_of,
     snapshots_of,
 )
 from faucet_core.catalog.uri import (
@@ -244,6 +245,7 @@ class Catalog:
                 runs=runs_of(conn, key, runs),
                 snapshots=snapshots_of(conn, key),
                 profiles=profiles_of(conn, key, profiles),
+                schema_history=schema_history_of(conn, key),
             )
 
     def edges(self, *, sources: Sequence[str] = (), sinks: Sequence[str] = ()) -> list[Edge]:
