@@ -35,6 +35,8 @@ from faucet_core.freshness import (
     judge_freshness,
     load_freshness_config,
 )
+from faucet_core.store.metrics import set_freshness
+from faucet_core.store.redact import redact
 from faucet_dagster.assets import overrides_by_key, resolve_targets
 from faucet_dagster.checks import check_identifier
 
@@ -321,8 +323,23 @@ def _freshness_checks(asset_graph: Any) -> dict[dg.AssetCheckKey, FreshnessConfi
     return found
 
 
+def _gauges(context: dg.SensorEvaluationContext, resource_key: str, states: list[Any]) -> None:
+    """``faucet_asset_overdue`` and the deadline gauge in the store, best-effort."""
+    try:
+        store = getattr(context.resources, resource_key).get_store()
+        set_freshness(store, states)
+    except Exception as exc:  # the evaluations matter more than the gauges
+        context.log.warning(
+            f"faucet: the freshness gauges were not recorded in the store: "
+            f"{redact(f'{type(exc).__name__}: {exc}')}"
+        )
+
+
 def _tick(
-    context: dg.SensorEvaluationContext, wanted: set[dg.AssetCheckKey] | None, clock: Clock
+    context: dg.SensorEvaluationContext,
+    wanted: set[dg.AssetCheckKey] | None,
+    clock: Clock,
+    resource_key: str | None,
 ) -> dg.SensorResult:
     repo = context.repository_def
     if repo is None:
@@ -337,6 +354,7 @@ def _tick(
     now = clock()
     events: list[dg.AssetCheckEvaluation] = []
     overdue: list[str] = []
+    states: list[tuple[str, bool, float | None]] = []
     for check_key in sorted(checks, key=lambda k: k.to_user_string()):
         cfg = checks[check_key]
         asset_key = check_key.asset_key
@@ -349,8 +367,11 @@ def _tick(
                 f"{type(exc).__name__}: {exc}; trying again next tick"
             )
             continue
-        if a.verdict.state is FreshnessState.OVERDUE:
+        is_overdue = a.verdict.state is FreshnessState.OVERDUE
+        if is_overdue:
             overdue.append(asset_key.to_user_string())
+        deadline = a.verdict.deadline.timestamp() if a.verdict.deadline else None
+        states.append((asset_key.to_user_string(), is_overdue, deadline))
         if a.pending or not a.changed:
             continue
         events.append(
@@ -363,6 +384,8 @@ def _tick(
                 metadata=a.metadata,
             )
         )
+    if resource_key is not None:
+        _gauges(context, resource_key, states)
     summary = (
         f"{len(checks)} freshness check(s); overdue: {', '.join(overdue)}"
         if overdue
@@ -380,6 +403,7 @@ def build_freshness_sensor(
     minimum_interval_seconds: int = 60,
     default_status: dg.DefaultSensorStatus = dg.DefaultSensorStatus.STOPPED,
     description: str | None = None,
+    resource_key: str | None = None,
     clock: Clock = time.time,
 ) -> dg.SensorDefinition:
     """A sensor that evaluates faucet freshness checks on every tick.
@@ -387,6 +411,10 @@ def build_freshness_sensor(
     Args:
         freshness_checks: the checks of :func:`build_freshness_checks` to evaluate; None:
             every faucet freshness check of the sensor's Definitions.
+        resource_key: the key of a :class:`~faucet_dagster.FaucetResource`: when given, every
+            tick records ``faucet_asset_overdue`` and
+            ``faucet_asset_freshness_deadline_timestamp_seconds`` per asset in its store
+            (exposed by ``faucet metrics``; the ``FaucetAssetOverdue`` rule reads them).
         clock: the current Unix time (default ``time.time``); a replay or a test passes
             its own.
 
@@ -395,6 +423,8 @@ def build_freshness_sensor(
     overdue is reported once, not on every tick.
     """
     check_identifier(name, "name", DEFAULT_FRESHNESS_SENSOR_NAME)
+    if resource_key is not None:
+        check_identifier(resource_key, "resource_key", "faucet")
     if not isinstance(minimum_interval_seconds, int) or minimum_interval_seconds < 1:
         raise _invalid(
             f"minimum_interval_seconds={minimum_interval_seconds!r} must be a whole number >= 1"
@@ -422,11 +452,16 @@ def build_freshness_sensor(
         name=name,
         minimum_interval_seconds=minimum_interval_seconds,
         default_status=default_status,
+        required_resource_keys={resource_key} if resource_key else None,
         description=description
         or "faucet: evaluates the learned freshness checks, so an asset that stops "
         "materializing is reported overdue",
     )
-    def _freshness_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
-        return _tick(context, wanted, clock)
+    def _freshness_sensor(
+        context: dg.SensorEvaluationContext, **_resources: Any
+    ) -> dg.SensorResult:
+        # Invoked directly, Dagster also passes the required resource as a keyword; the
+        # tick reads it from context.resources either way.
+        return _tick(context, wanted, clock, resource_key)
 
     return _freshness_sensor

@@ -93,6 +93,7 @@ def test_every_metric_the_rules_use_is_exported():
         "faucet_profile_drift_total",
         "faucet_check_errors_total",
         "faucet_profile_runs_total",
+        "faucet_asset_overdue",
     }
     assert used <= set(METRICS)
 
@@ -104,7 +105,7 @@ def test_promtool_checks_the_rules(tmp_path):
         [_promtool(), "check", "rules", str(rules)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "SUCCESS: 3 rules found" in done.stdout
+    assert "SUCCESS: 4 rules found" in done.stdout
 
 
 def test_promtool_unit_tests_fire_every_alert(tmp_path):
@@ -139,6 +140,21 @@ def test_promtool_unit_tests_catch_a_broken_rule(tmp_path):
     )
     assert done.returncode == 1
     assert "alertname: FaucetProfileDrift, time: 5m" in done.stdout + done.stderr
+
+
+def test_promtool_unit_tests_catch_a_broken_overdue_rule(tmp_path):
+    # An overdue rule that reads the wrong gauge value never fires: the unit test fails.
+    broken = monitoring.read(monitoring.RULES).replace(
+        "max by (asset) (faucet_asset_overdue) == 1", "max by (asset) (faucet_asset_overdue) == 2"
+    )
+    assert broken != monitoring.read(monitoring.RULES)
+    (tmp_path / monitoring.RULES).write_text(broken)
+    shutil.copy(FIXTURES / "faucet-alerts.test.yml", tmp_path / "t.yml")
+    done = subprocess.run(
+        [_promtool(), "test", "rules", str(tmp_path / "t.yml")], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "alertname: FaucetAssetOverdue, time: 15m" in done.stdout + done.stderr
 
 
 def _panels(dashboard: dict[str, Any]) -> list[dict[str, Any]]:

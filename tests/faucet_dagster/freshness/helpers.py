@@ -30,6 +30,7 @@ class Bench:
     clock: Clock
     sensor: dg.SensorDefinition
     recorded: list[dg.AssetCheckEvaluation] = field(default_factory=list)
+    resources: dict[str, Any] | None = None
 
     def materialize(self, key: str, at: dt.datetime, partition: str | None = None) -> None:
         with freeze_time(at):
@@ -40,8 +41,10 @@ class Bench:
     def tick(self, at: dt.datetime) -> dg.SensorResult:
         """One sensor tick at ``at``; its evaluations are stored, stamped at ``at``."""
         self.clock.now = at.timestamp()
-        context = dg.build_sensor_context(instance=self.instance, definitions=self.defs)
-        result = self.sensor(context)
+        with dg.build_sensor_context(
+            instance=self.instance, definitions=self.defs, resources=self.resources
+        ) as context:
+            result = self.sensor(context)
         assert isinstance(result, dg.SensorResult)
         with freeze_time(at):
             for event in result.asset_events:

@@ -9,8 +9,11 @@ from collections.abc import Iterator
 import dagster as dg
 import pytest
 
-from faucet_dagster import build_freshness_checks, build_freshness_sensor
-from tests.faucet_dagster.freshness.helpers import UTC, Bench, bench, utc
+from faucet_core.store import ProfileStore
+from faucet_core.store.metrics import ASSET_DEADLINE as DEADLINE
+from faucet_core.store.metrics import exposition
+from faucet_dagster import FaucetResource, build_freshness_checks, build_freshness_sensor
+from tests.faucet_dagster.freshness.helpers import UTC, Bench, Clock, bench, utc
 
 H = dt.timedelta(hours=1)
 D = dt.timedelta(days=1)
@@ -185,3 +188,25 @@ def test_bad_arguments_are_definition_errors() -> None:
         build_freshness_checks([orders], asset_configs={"clicks": {}})
     with pytest.raises(dg.DagsterInvalidDefinitionError, match=r"not a faucet freshness check"):
         build_freshness_sensor([_other_check])
+
+
+def test_the_sensor_records_the_overdue_gauge_for_prometheus(
+    instance: dg.DagsterInstance, sqlite_url: str
+) -> None:
+    checks = build_freshness_checks([orders, clicks])
+    clock = Clock()
+    sensor = build_freshness_sensor(resource_key="faucet", clock=clock)
+    resources = {"faucet": FaucetResource(store_url=sqlite_url)}
+    defs = dg.Definitions(
+        assets=[orders, clicks], asset_checks=checks, sensors=[sensor], resources=resources
+    )
+    b = Bench(instance=instance, defs=defs, clock=clock, sensor=sensor, resources=resources)
+    daily(b, "orders", utc(2026, 11, 1, 2), 8)
+    b.tick(utc(2026, 11, 12))
+    with ProfileStore(sqlite_url) as store:
+        text = exposition(store).decode()
+    assert 'faucet_asset_overdue{asset="orders"} 1.0' in text
+    assert 'faucet_asset_overdue{asset="clicks"} 0.0' in text  # never materialized: warming
+    deadline = utc(2026, 11, 9, 2) + dt.timedelta(hours=2.4)
+    [line] = [x for x in text.splitlines() if x.startswith(DEADLINE + '{asset="orders"}')]
+    assert float(line.split()[-1]) == deadline.timestamp()
