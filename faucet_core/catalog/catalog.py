@@ -285,6 +285,19 @@ class Catalog:
         with self._reading() as conn:
             return {str(row[0]): utc(row[1]) for row in conn.execute(query)}
 
+    def overdue_assets(self) -> dict[str, bool]:
+        """Per asset key (``a/b``), whether the freshness sensor last found it overdue
+        (``faucet_asset_overdue``; assets the sensor never judged are absent)."""
+        from faucet_core.store.counters import read_counters
+        from faucet_core.store.metrics import ASSET_OVERDUE
+
+        with self._reading() as conn:
+            return {
+                labels["asset"]: value >= 1.0
+                for name, labels, value in read_counters(conn)
+                if name == ASSET_OVERDUE and "asset" in labels
+            }
+
     def counts(self) -> dict[str, int]:
         """Row counts of the catalog tables (datasets, edges, runs...)."""
         from faucet_core.store.schema import (

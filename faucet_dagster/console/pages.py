@@ -114,9 +114,10 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             raise PageError(400, f"q: longer than {MAX_QUERY} characters or holds a NUL")
         entries = await run_in_threadpool(catalog.datasets)
         drifts = await run_in_threadpool(catalog.last_drift)
+        overdue = await run_in_threadpool(catalog.overdue_assets)
         index = await run_in_threadpool(assets)
         number = _page_number(request.query_params.get("page", ""))
-        rows = dataset_rows(entries, drifts, index.by_dataset)
+        rows = dataset_rows(entries, drifts, index.by_dataset, overdue)
         found = [r for r in rows if matches(r, query)] if query.strip() else rows
         pages = max(1, -(-len(found) // DATASETS_PAGE))
         number = min(number, pages)

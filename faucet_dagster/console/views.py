@@ -57,13 +57,23 @@ class DatasetRow:
     owners: tuple[str, ...]
     last_run: str
     last_drift: str
+    overdue: bool = False
+    """The asset that writes the dataset is overdue by its learned freshness check."""
 
 
 def dataset_rows(
     entries: Sequence[DatasetEntry],
     drifts: Mapping[str, dt.datetime],
     assets: Mapping[str, Any],
+    overdue: Mapping[str, bool] | None = None,
 ) -> list[DatasetRow]:
+    """``overdue``: per asset key (``a/b``), as :meth:`Catalog.overdue_assets` reads it."""
+    late = overdue or {}
+
+    def is_overdue(dataset_id: str) -> bool:
+        key = assets.get(dataset_id)
+        return key is not None and late.get(key.to_user_string(), False)
+
     return [
         DatasetRow(
             id=e.id,
@@ -72,6 +82,7 @@ def dataset_rows(
             owners=e.owners,
             last_run=ts(e.last_run_at),
             last_drift=ts(drifts.get(e.id)),
+            overdue=is_overdue(e.id),
         )
         for e in entries
     ]

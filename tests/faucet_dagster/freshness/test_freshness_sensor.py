@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import dagster as dg
 import pytest
 
+from faucet_core.catalog import Catalog
 from faucet_core.store import ProfileStore
 from faucet_core.store.metrics import ASSET_DEADLINE as DEADLINE
 from faucet_core.store.metrics import exposition
@@ -207,6 +208,8 @@ def test_the_sensor_records_the_overdue_gauge_for_prometheus(
         text = exposition(store).decode()
     assert 'faucet_asset_overdue{asset="orders"} 1.0' in text
     assert 'faucet_asset_overdue{asset="clicks"} 0.0' in text  # never materialized: warming
+    with Catalog(sqlite_url) as catalog:  # what the console's datasets list reads
+        assert catalog.overdue_assets() == {"orders": True, "clicks": False}
     deadline = utc(2026, 11, 9, 2) + dt.timedelta(hours=2.4)
     [line] = [x for x in text.splitlines() if x.startswith(DEADLINE + '{asset="orders"}')]
     assert float(line.split()[-1]) == deadline.timestamp()
