@@ -199,17 +199,41 @@ def _order_of(pdef: dg.PartitionsDefinition | None) -> Callable[[str | None], in
     return order
 
 
+LAST_UPDATED = "dagster/last_updated_timestamp"
+"""Metadata of an observation (or materialization) saying when the data last changed, as
+Dagster's own freshness checks read it for external assets."""
+
+
+def _stated_time(entry: Any) -> float | None:
+    event = entry.dagster_event
+    data = event.event_specific_data if event is not None else None
+    inner = getattr(data, "materialization", None) or getattr(data, "asset_observation", None)
+    value = getattr(inner, "metadata", {}).get(LAST_UPDATED)
+    raw = getattr(value, "value", value)
+    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+
+
 def _updates(
     instance: dg.DagsterInstance, key: dg.AssetKey, cfg: FreshnessConfig, pdef: Any
 ) -> list[Update]:
+    """Materializations (at their event time, or the ``dagster/last_updated_timestamp``
+    they state) and observations that state ``dagster/last_updated_timestamp``."""
     order = _order_of(pdef)
-    records = instance.fetch_materializations(key, limit=2 * cfg.history + 10).records
+    limit = 2 * cfg.history + 10
     out = []
-    for record in records:
+    for record in instance.fetch_materializations(key, limit=limit).records:
         entry = record.event_log_entry
         partition = entry.dagster_event.partition if entry.dagster_event else None
-        at = dt.datetime.fromtimestamp(entry.timestamp, dt.timezone.utc)
+        when = _stated_time(entry) or entry.timestamp
+        at = dt.datetime.fromtimestamp(when, dt.timezone.utc)
         out.append(Update(at, partition=partition, order=order(partition)))
+    for record in instance.fetch_observations(key, limit=limit).records:
+        entry = record.event_log_entry
+        stated = _stated_time(entry)
+        if stated is not None:  # an observation that says nothing of the data is no update
+            partition = entry.dagster_event.partition if entry.dagster_event else None
+            at = dt.datetime.fromtimestamp(stated, dt.timezone.utc)
+            out.append(Update(at, partition=partition, order=order(partition)))
     return out
 
 

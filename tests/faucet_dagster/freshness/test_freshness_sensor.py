@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import dagster as dg
 import pytest
+from dagster._core.test_utils import freeze_time
 
 from faucet_core.catalog import Catalog
 from faucet_core.store import ProfileStore
@@ -213,3 +214,26 @@ def test_the_sensor_records_the_overdue_gauge_for_prometheus(
     deadline = utc(2026, 11, 9, 2) + dt.timedelta(hours=2.4)
     [line] = [x for x in text.splitlines() if x.startswith(DEADLINE + '{asset="orders"}')]
     assert float(line.split()[-1]) == deadline.timestamp()
+
+
+def test_an_external_asset_learns_from_the_update_times_its_observations_state(
+    instance: dg.DagsterInstance,
+) -> None:
+    partner = dg.AssetSpec("partner_rates")
+    b = bench(instance, [partner])
+    for day in range(1, 9):  # delivered daily at 06:00, observed at noon
+        stated = utc(2026, 11, day, 6).timestamp()
+        with freeze_time(utc(2026, 11, day, 12)):
+            instance.report_runless_asset_event(
+                dg.AssetObservation(
+                    asset_key="partner_rates",
+                    metadata={"dagster/last_updated_timestamp": dg.MetadataValue.timestamp(stated)},
+                )
+            )
+            instance.report_runless_asset_event(dg.AssetObservation(asset_key="partner_rates"))
+    b.tick(utc(2026, 11, 9, 7))
+    data = b.latest("partner_rates")
+    assert data.passed
+    assert "daily at 06:00 UTC" in data.description
+    b.tick(utc(2026, 11, 9, 12))
+    assert not b.latest("partner_rates").passed
