@@ -238,9 +238,11 @@ def _updates(
 
 
 def _previous(instance: dg.DagsterInstance, check_key: dg.AssetCheckKey) -> tuple[Any, bool]:
-    """The metadata of the latest completed evaluation, and whether one is planned now."""
+    """The metadata of the latest completed evaluation, and whether a run that has not
+    finished yet plans to evaluate the check (a failed run's plan never completes)."""
     storage = instance.event_log_storage
-    planned = False
+    planned: set[str] = set()
+    found = None
     cursor = None
     for _ in range(5):
         page = storage.get_asset_check_execution_history(
@@ -248,17 +250,22 @@ def _previous(instance: dg.DagsterInstance, check_key: dg.AssetCheckKey) -> tupl
         )
         for record in page:
             if record.status.value == "PLANNED":
-                planned = True
+                planned.add(record.run_id)
                 continue
             event = record.event
             dagster_event = event.dagster_event if event else None
             data = dagster_event.asset_check_evaluation_data if dagster_event else None
             if data is not None:
-                return data.metadata, planned
-        if len(page) < _HISTORY_PAGE:
+                found = data.metadata
+                break
+        if found is not None or len(page) < _HISTORY_PAGE:
             break
         cursor = page[-1].id
-    return None, planned
+    running = False
+    if planned:
+        runs = instance.get_runs(filters=dg.RunsFilter(run_ids=sorted(planned)))
+        running = any(not run.is_finished for run in runs)
+    return found, running
 
 
 def _raw(value: Any) -> Any:

@@ -237,3 +237,23 @@ def test_an_external_asset_learns_from_the_update_times_its_observations_state(
     assert "daily at 06:00 UTC" in data.description
     b.tick(utc(2026, 11, 9, 12))
     assert not b.latest("partner_rates").passed
+
+
+def test_a_failed_run_that_never_evaluated_the_check_does_not_hold_the_sensor(
+    instance: dg.DagsterInstance,
+) -> None:
+    @dg.asset(name="orders")
+    def broken_orders() -> None:
+        raise RuntimeError("upstream is down")
+
+    b = bench(instance, [orders])
+    daily(b, "orders", utc(2026, 11, 1, 2), 8)
+    checks = build_freshness_checks([broken_orders])
+    failed = dg.materialize([broken_orders, *checks], instance=instance, raise_on_error=False)
+    assert not failed.success
+    [record] = instance.event_log_storage.get_asset_check_execution_history(
+        dg.AssetCheckKey(dg.AssetKey("orders"), "faucet_freshness"), limit=1
+    )
+    assert record.status.value == "PLANNED"  # the check never ran
+    b.tick(utc(2026, 11, 12))
+    assert not b.latest("orders").passed
