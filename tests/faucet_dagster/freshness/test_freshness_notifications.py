@@ -99,3 +99,24 @@ def test_warn_sends_nothing(http: FakeHttp) -> None:
         ctx = dg.build_sensor_context(instance=instance, definitions=defs, cursor=first.cursor)
         notify(ctx)
         assert http.delivered(WEBHOOK_PATH) == []
+
+
+def test_the_slack_message_of_each_episode() -> None:
+    from faucet_core.config import OnDrift
+    from faucet_core.errors import NotifyError
+    from faucet_core.notify import DriftNotification, NotificationKind, Severity, slack_blocks
+
+    def made(episode: str, summary: str | None = "text") -> DriftNotification:
+        return DriftNotification(
+            asset="orders", check="faucet_freshness", findings=(), first_index=0,
+            total_findings=0, run_id="", evaluated_at=utc(2026, 11, 9, 10),
+            on_drift=OnDrift.NOTIFY, severity=Severity.WARN,
+            kind=NotificationKind.PROFILE_FRESHNESS, summary=summary, episode=episode,
+        )  # fmt: skip
+
+    overdue, recovered = made("overdue"), made("recovered")
+    assert slack_blocks(overdue)[0]["text"]["text"] == ":warning: Overdue: orders"
+    assert slack_blocks(recovered)[0]["text"]["text"] == ":white_check_mark: Fresh again: orders"
+    assert overdue.id == "orders/faucet_freshness#overdue@20261109T100000"
+    with pytest.raises(NotifyError, match="has a summary, no findings"):
+        made("overdue", summary=None)

@@ -257,3 +257,20 @@ def test_a_failed_run_that_never_evaluated_the_check_does_not_hold_the_sensor(
     assert record.status.value == "PLANNED"  # the check never ran
     b.tick(utc(2026, 11, 12))
     assert not b.latest("orders").passed
+
+
+def test_public_api_and_sensor_argument_errors() -> None:
+    import faucet_dagster
+
+    for name in (
+        "build_freshness_checks",
+        "build_freshness_sensor",
+        "DEFAULT_FRESHNESS_CHECK_NAME",
+    ):
+        assert name in faucet_dagster.__all__
+    with pytest.raises(dg.DagsterInvalidDefinitionError, match=r"minimum_interval_seconds=0"):
+        build_freshness_sensor(minimum_interval_seconds=0)
+    with pytest.raises(dg.DagsterInvalidDefinitionError, match=r"name='bad name' is not a valid"):
+        build_freshness_sensor(name="bad name")
+    with pytest.raises(dg.DagsterInvalidDefinitionError, match=r"clock=5 is not callable"):
+        build_freshness_sensor(clock=5)  # type: ignore[arg-type]
