@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import dagster as dg
 import pytest
+from sqlalchemy.engine import make_url
 
 from faucet_dagster import (
     JsonWebhook,
@@ -35,7 +36,20 @@ def http(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHttp]:
         yield server
 
 
-def test_one_notification_per_episode_and_one_on_recovery(http: FakeHttp) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def event_log(request: pytest.FixtureRequest) -> dict[str, object] | None:
+    """The Dagster instance's storage: SQLite, or PostgreSQL (dagster-postgres)."""
+    if request.param == "sqlite":
+        return None
+    pytest.importorskip("dagster_postgres", reason="needs dagster-postgres (make install)")
+    url = make_url(str(request.getfixturevalue("postgres_url")))
+    url = url.set(drivername="postgresql+psycopg2")  # dagster-postgres speaks psycopg2
+    return {"storage": {"postgres": {"postgres_url": url.render_as_string(hide_password=False)}}}
+
+
+def test_one_notification_per_episode_and_one_on_recovery(
+    http: FakeHttp, event_log: dict[str, object] | None
+) -> None:
     checks = build_freshness_checks([orders], config={"on_overdue": "notify"})
     clock = Clock()
     fresh_sensor = build_freshness_sensor(clock=clock)
@@ -43,7 +57,7 @@ def test_one_notification_per_episode_and_one_on_recovery(http: FakeHttp) -> Non
         destinations=[JsonWebhook(url=dg.EnvVar(HOOK_VAR), name="hook")]
     )
     defs = dg.Definitions(assets=[orders], asset_checks=checks, sensors=[fresh_sensor, notify])
-    with dg.instance_for_test() as instance:
+    with dg.instance_for_test(overrides=event_log) as instance:
         b = Bench(instance=instance, defs=defs, clock=clock, sensor=fresh_sensor)
         cursor = None
 
