@@ -92,26 +92,21 @@ def test_dropped_added_and_retyped_columns(instance, sqlite_url, http) -> None: 
     assert message["summary"] == text
     assert message["text"] == f"Schema change on customers: {text}"
 
-
-def test_catalog_schema_history_shows_when_each_change_happened(instance, sqlite_url) -> None:  # type: ignore[no-untyped-def]
-    checks = build_profile_checks([customers], config={"min_history": 2})
-    ids = list(range(20))
-    _run(instance, sqlite_url, checks, id=ids, email=["a@x"] * 20)
-    _run(instance, sqlite_url, checks, id=ids, email=["a@x"] * 20)
-    dropped = _run(instance, sqlite_url, checks, id=ids)
-    added = _run(instance, sqlite_url, checks, id=ids, tier=["gold"] * 20)
+    # The catalog's schema history: each change with the run that shipped it, and when.
     with Catalog(sqlite_url) as catalog:
         [entry] = [d for d in catalog.datasets() if d.name.endswith("customers")]
         detail = catalog.detail(entry.id)
     history = [(c.column, c.change, c.before, c.after) for c in detail.schema_history]
-    assert history == [("email", "dropped", ("string",), ()), ("tier", "added", (), ("string",))]
-    first, second = detail.schema_history
-    assert first.changed_at < second.changed_at
-    # Each change is dated by the run that shipped it: the third and the fourth run.
-    assert [first.run_id, second.run_id] == [p.run_id for p in detail.profiles[2:4]]
-    assert "faucet/schema_change" in dropped.metadata
-    assert "faucet/schema_change" in added.metadata
-    text = render_detail(detail)
-    assert "  schema history: 2 change(s)" in text
-    assert f"run {first.run_id}: - email (was string)" in text
-    assert detail.to_dict()["schema_history"][1]["column"] == "tier"
+    assert history == [
+        ("tier", "added", (), ("string",)),
+        ("email", "dropped", ("string",), ()),
+        ("score", "types", ("integer",), ("string",)),
+    ]
+    third = detail.profiles[2]
+    assert {c.run_id for c in detail.schema_history} == {third.run_id}
+    assert {c.changed_at for c in detail.schema_history} == {third.recorded_at}
+    shown = render_detail(detail)
+    assert "  schema history: 3 change(s)" in shown
+    assert f"run {third.run_id}: - email (was string)" in shown
+    assert f"run {third.run_id}: ~ score integer -> string" in shown
+    assert detail.to_dict()["schema_history"][0]["column"] == "tier"
