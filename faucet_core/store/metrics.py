@@ -98,9 +98,7 @@ def count_check_error(store: ProfileStore, asset: str, on_drift: str) -> None:
         add_counters(conn, [(CHECK_ERRORS, {"asset": asset, "on_drift": on_drift}, 1.0)])
 
 
-def set_freshness(
-    store: ProfileStore, states: Iterable[tuple[str, bool, float | None]]
-) -> None:
+def set_freshness(store: ProfileStore, states: Iterable[tuple[str, bool, float | None]]) -> None:
     """Set ``faucet_asset_overdue`` (and the deadline gauge, when known) of each
     ``(asset, overdue, deadline)`` in one transaction.
 
