@@ -224,7 +224,9 @@ def _field(label: str, value: str) -> Block:
 def _context(n: DriftNotification, *, position: str) -> Block:
     parts = [
         f"faucet · check {_code(n.check)}",
-        f"on_drift {_code(n.on_drift.value)}",
+        # A freshness check's setting is on_overdue (same values as on_drift).
+        ("on_overdue" if n.kind is NotificationKind.PROFILE_FRESHNESS else "on_drift")
+        + f" {_code(n.on_drift.value)}",
         n.severity.value,
     ]
     if position:

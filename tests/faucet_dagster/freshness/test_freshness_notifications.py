@@ -131,6 +131,8 @@ def test_the_slack_message_of_each_episode() -> None:
     overdue, recovered = made("overdue"), made("recovered")
     assert slack_blocks(overdue)[0]["text"]["text"] == ":warning: Overdue: orders"
     assert slack_blocks(recovered)[0]["text"]["text"] == ":white_check_mark: Fresh again: orders"
+    context = slack_blocks(overdue)[-1]["elements"][0]["text"]
+    assert context.startswith("faucet · check `faucet_freshness` · on_overdue `notify` · WARN")
     assert overdue.id == "orders/faucet_freshness#overdue@20261109T100000"
     with pytest.raises(NotifyError, match="has a summary, no findings"):
         made("overdue", summary=None)
