@@ -126,12 +126,26 @@ def test_promtool_unit_tests_fire_every_alert(tmp_path):
     assert "SUCCESS" in done.stdout
 
 
-def test_promtool_unit_tests_catch_a_broken_rule(tmp_path):
-    # The unit tests can fail: a drift rule that misses a column's first finding.
-    broken = monitoring.read(monitoring.RULES).replace(
-        "(faucet_profile_drift_total unless faucet_profile_drift_total offset 15m)",
-        "(faucet_profile_drift_total unless faucet_profile_drift_total)",
-    )
+@pytest.mark.parametrize(
+    ("good", "bad", "missed"),
+    [
+        # A drift rule that misses a column's first finding.
+        (
+            "(faucet_profile_drift_total unless faucet_profile_drift_total offset 15m)",
+            "(faucet_profile_drift_total unless faucet_profile_drift_total)",
+            "alertname: FaucetProfileDrift, time: 5m",
+        ),
+        # An overdue rule that reads the wrong gauge value never fires.
+        (
+            "max by (asset) (faucet_asset_overdue) == 1",
+            "max by (asset) (faucet_asset_overdue) == 2",
+            "alertname: FaucetAssetOverdue, time: 15m",
+        ),
+    ],
+    ids=["drift", "overdue"],
+)
+def test_promtool_unit_tests_catch_a_broken_rule(tmp_path, good, bad, missed):
+    broken = monitoring.read(monitoring.RULES).replace(good, bad)
     assert broken != monitoring.read(monitoring.RULES)
     (tmp_path / monitoring.RULES).write_text(broken)
     shutil.copy(FIXTURES / "faucet-alerts.test.yml", tmp_path / "t.yml")
@@ -139,22 +153,7 @@ def test_promtool_unit_tests_catch_a_broken_rule(tmp_path):
         [_promtool(), "test", "rules", str(tmp_path / "t.yml")], capture_output=True, text=True
     )
     assert done.returncode == 1
-    assert "alertname: FaucetProfileDrift, time: 5m" in done.stdout + done.stderr
-
-
-def test_promtool_unit_tests_catch_a_broken_overdue_rule(tmp_path):
-    # An overdue rule that reads the wrong gauge value never fires: the unit test fails.
-    broken = monitoring.read(monitoring.RULES).replace(
-        "max by (asset) (faucet_asset_overdue) == 1", "max by (asset) (faucet_asset_overdue) == 2"
-    )
-    assert broken != monitoring.read(monitoring.RULES)
-    (tmp_path / monitoring.RULES).write_text(broken)
-    shutil.copy(FIXTURES / "faucet-alerts.test.yml", tmp_path / "t.yml")
-    done = subprocess.run(
-        [_promtool(), "test", "rules", str(tmp_path / "t.yml")], capture_output=True, text=True
-    )
-    assert done.returncode == 1
-    assert "alertname: FaucetAssetOverdue, time: 15m" in done.stdout + done.stderr
+    assert missed in done.stdout + done.stderr
 
 
 def _panels(dashboard: dict[str, Any]) -> list[dict[str, Any]]:
