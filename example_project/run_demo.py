@@ -7,13 +7,22 @@ sensor, whose Slack and webhook messages go to a receiver this script runs on
 127.0.0.1. Days 1-5 warm the baselines up, 6-8 are stable, and days 9-11 carry the
 faults of ``faucet_example.source``: the ``orders`` check notifies, and the blocking
 check of ``revenue_by_region`` (``on_drift: fail``) fails the run, so
-``regional_report`` is not built. The run ends with ``faucet profiling show`` on the
-demo's store, found through ``faucet.toml``, and the commands to explore further.
+``regional_report`` is not built; on day 11 ``ordered_at`` is dropped upstream, an observed
+schema change the ``orders`` check reports and notifies.
+
+Each day also has a place on a simulated calendar (day 1 is Monday 2026-11-02): the
+partner behind the external asset ``partner_rates`` delivers at about 06:00 on days 1-8,
+then stops. The demo reports each delivery as an observation stating its time and ticks
+the freshness sensor at noon of the simulated day; the learned check reports the asset
+overdue on day 9, once, and the notification sensor sends it. The run ends with
+``faucet profiling show`` on the demo's store, found through ``faucet.toml``, and the
+commands to explore further.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import io
 import json
 import os
@@ -34,6 +43,49 @@ DAYS = 11
 BLOCKING = "revenue_by_region"
 DOWNSTREAM = "regional_report"
 SENSOR = "faucet_drift_notifications"
+PARTNER = "partner_rates"
+PARTNER_DAYS = 8
+"""The partner delivers on days 1-8, then stops (an overdue asset)."""
+CALENDAR = dt.datetime(2026, 11, 2, tzinfo=dt.timezone.utc)
+"""Day 1 of the simulated calendar (a Monday)."""
+
+
+def sim_time(day: int, hour: int, minute: int = 0) -> dt.datetime:
+    """``hour:minute`` UTC of simulated ``day``."""
+    return CALENDAR + dt.timedelta(days=day - 1, hours=hour, minutes=minute)
+
+
+def deliver_partner_rates(instance: Any, day: int) -> None:
+    """The partner's delivery of ``day`` (about 06:00), reported as an observation that
+    states when the data changed, as an external asset's sensor would."""
+    import dagster as dg
+
+    stated = sim_time(day, 6, (day * 7) % 25).timestamp()
+    instance.report_runless_asset_event(
+        dg.AssetObservation(
+            asset_key=PARTNER,
+            metadata={"dagster/last_updated_timestamp": dg.MetadataValue.timestamp(stated)},
+        )
+    )
+
+
+def tick_freshness(instance: Any, defs: Any, day: int) -> Any:
+    """The freshness sensor at noon of simulated ``day``; its evaluations are stored as
+    the sensor daemon stores them. Returns the partner's check evaluation, if any."""
+    import dagster as dg
+
+    from faucet_dagster import build_freshness_sensor
+
+    noon = sim_time(day, 12).timestamp()
+    sensor = build_freshness_sensor(clock=lambda: noon)
+    with contextlib.redirect_stderr(io.StringIO()):
+        result = sensor(dg.build_sensor_context(instance=instance, definitions=defs))
+    found = None
+    for event in result.asset_events:
+        instance.report_runless_asset_event(event)
+        if event.asset_key.to_user_string() == PARTNER:
+            found = event
+    return found
 
 
 # -- a local receiver for the notifications -------------------------------------------------
@@ -229,6 +281,11 @@ def main() -> int:
             if ok is False:
                 failed_days.append(day)
                 print(f"        {outcome}")
+            if day <= PARTNER_DAYS:
+                deliver_partner_rates(instance, day)
+            evaluation = tick_freshness(instance, defs, day)
+            if evaluation is not None and (day == 1 or not evaluation.passed or day == 6):
+                print(f"        {PARTNER}: {evaluation.description}")
             cursor, said = _tick(sensor, instance, defs, cursor)
             received = receiver.take()
             if day == 1:

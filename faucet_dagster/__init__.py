@@ -3,6 +3,11 @@
 from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
 from faucet_dagster.component import ProfilingComponent
 from faucet_dagster.evaluate import PartitionBaseline
+from faucet_dagster.freshness import (
+    DEFAULT_FRESHNESS_CHECK_NAME,
+    build_freshness_checks,
+    build_freshness_sensor,
+)
 from faucet_dagster.in_step import profiled_asset
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
@@ -15,6 +20,7 @@ from faucet_dagster.sensors import (
 
 __all__ = [
     "DEFAULT_CHECK_NAME",
+    "DEFAULT_FRESHNESS_CHECK_NAME",
     "FaucetResource",
     "JsonWebhook",
     "PartitionBaseline",
@@ -23,6 +29,8 @@ __all__ = [
     "SlackBot",
     "SlackWebhook",
     "build_drift_notification_sensor",
+    "build_freshness_checks",
+    "build_freshness_sensor",
     "build_profile_checks",
     "profiled_asset",
 ]

@@ -14,6 +14,7 @@ import dagster as dg
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.config import OnDrift
+from faucet_core.drift.schema import describe_schema_changes, schema_changes
 from faucet_core.errors import FaucetError
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
 from faucet_core.store.redact import redact
@@ -368,6 +369,11 @@ def _result(
     }
     if main.status is RunStatus.WARMING:
         metadata["faucet/warming"] = main.warming_message
+    changes = _schema_changes(history, last, prof)
+    schema_text = describe_schema_changes(changes)
+    if changes:  # observed, not drift: reported, and notified once under on_drift: notify
+        metadata["faucet/schema_change"] = dg.MetadataValue.text(schema_text)
+        metadata["faucet/schema_changes"] = dg.MetadataValue.json([c.to_dict() for c in changes])
     skipped = [s.to_dict() for _, o in outcomes for s in o.skipped_runs]
     if skipped:  # damaged baseline runs left out; faucet doctor --repair quarantines them
         metadata["faucet/skipped_runs"] = dg.MetadataValue.json(skipped)
@@ -386,6 +392,22 @@ def _result(
     return dg.AssetCheckResult(
         passed=not drifted,
         severity=severity,
-        description=check_description(main, len(outcomes), classified=classified),
+        description=_with_schema(
+            check_description(main, len(outcomes), classified=classified), schema_text
+        ),
         metadata=metadata,
     )
+
+
+def _with_schema(description: str, schema_text: str) -> str:
+    if not schema_text:
+        return description
+    return f"{description.rstrip('.')}; {schema_text}"
+
+
+def _schema_changes(history: Sequence[Any], last: ProfilingOutcome, prof: Any) -> list[Any]:
+    """The columns and JSON types this run changed against the run recorded before it."""
+    earlier = [r for r in history if r.seq < last.seq]
+    if not earlier:
+        return []
+    return schema_changes(earlier[-1].profile, prof)

@@ -38,6 +38,7 @@ from faucet_core.notify import (
 )
 from faucet_dagster.check_error import ERROR_STATUS
 from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
+from faucet_dagster.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
 
 __all__ = [
     "DEFAULT_SENSOR_NAME",
@@ -63,6 +64,8 @@ _NOTIFYING = frozenset({OnDrift.NOTIFY, OnDrift.FAIL})
 class _Check:
     on_drift: OnDrift
     policy: PolicyConfig | None
+    freshness: bool = False
+    """A freshness check (``build_freshness_checks``): its ``on_overdue`` is ``on_drift``."""
 
 
 def _raw(value: Any) -> Any:
@@ -74,6 +77,11 @@ def _notifying_checks(asset_graph: Any) -> dict[dg.AssetCheckKey, _Check]:
     found: dict[dg.AssetCheckKey, _Check] = {}
     for key in asset_graph.asset_check_keys:
         metadata = asset_graph.get_check_spec(key).metadata or {}
+        fresh = freshness_config_of(metadata)
+        if fresh is not None:
+            if fresh.on_overdue in _NOTIFYING:
+                found[key] = _Check(fresh.on_overdue, None, freshness=True)
+            continue
         if "faucet/config" not in metadata:
             continue
         try:
@@ -166,9 +174,14 @@ class _Reader:
         if event is None or dagster_event is None:
             return skip
         data = dagster_event.asset_check_evaluation_data
-        if data is None or data.passed:
+        if data is None:
             return skip
         metadata = data.metadata
+        if check.freshness:
+            return self._freshness(key, check, record, data)
+        schema_change = _raw(metadata.get("faucet/schema_change")) or None
+        if data.passed and schema_change is None:
+            return skip
         try:
             on_drift = OnDrift(_raw(metadata.get("faucet/on_drift")) or check.on_drift.value)
         except ValueError:
@@ -177,9 +190,11 @@ class _Reader:
             return skip
         if _raw(metadata.get("faucet/status")) == ERROR_STATUS:
             return self._check_error(key, on_drift, record, data) if self.check_errors else skip
-        items = _raw(metadata.get("faucet/findings"))
+        items = _raw(metadata.get("faucet/findings")) if not data.passed else None
         if not items:
-            return skip
+            if schema_change is None:
+                return skip
+            items = []
         named = {str(i.get("column")) for i in items if isinstance(i, Mapping)}
         hidden = set(classified_columns(check.policy, named))
         # A check that records the columns its policy classified (detectors included)
@@ -194,7 +209,24 @@ class _Reader:
                 f"findings ({exc}); it is not notified",
             )
             return skip
-        return self._ready(key, on_drift, record, data, findings=findings)
+        return self._ready(
+            key,
+            on_drift,
+            record,
+            data,
+            findings=findings,
+            schema_change=None if schema_change is None else str(schema_change),
+        )
+
+    def _freshness(
+        self, key: dg.AssetCheckKey, check: _Check, record: Any, data: Any
+    ) -> Evaluation:
+        """Only the evaluations that open or close an overdue episode are notified."""
+        episode = _raw(data.metadata.get("faucet/episode"))
+        if episode not in (EPISODE_OVERDUE, EPISODE_RECOVERED):
+            return Evaluation(record.id, EvaluationState.SKIP)
+        text = str(data.description or episode)
+        return self._ready(key, check.on_drift, record, data, freshness=text, episode=str(episode))
 
     def _check_error(
         self, key: dg.AssetCheckKey, on_drift: OnDrift, record: Any, data: Any
@@ -213,6 +245,9 @@ class _Reader:
         *,
         findings: tuple[Any, ...] = (),
         error: str | None = None,
+        freshness: str | None = None,
+        episode: str | None = None,
+        schema_change: str | None = None,
     ) -> Evaluation:
         run_url = None
         if self.base_url and record.run_id:
@@ -232,6 +267,9 @@ class _Reader:
             run_url=run_url,
             findings=findings,
             error=error,
+            freshness=freshness,
+            episode=episode,
+            schema_change=schema_change,
         )
 
 

@@ -45,6 +45,7 @@ def test_importing_faucet_core_loads_no_dagster() -> None:
         "faucet_core",
         "faucet_core.profile",
         "faucet_core.drift",
+        "faucet_core.freshness",
         "faucet_core.store",
         "faucet_core.catalog",
         "faucet_core.lineage",

@@ -35,6 +35,7 @@ from faucet_core.catalog.read import (
     latest_outcomes,
     profiles_of,
     runs_of,
+    schema_history_of,
     snapshots_of,
 )
 from faucet_core.catalog.uri import (
@@ -246,6 +247,7 @@ class Catalog:
                 runs=runs_of(conn, key, runs),
                 snapshots=snapshots_of(conn, key),
                 profiles=profiles_of(conn, key, profiles),
+                schema_history=schema_history_of(conn, key),
             )
 
     def edges(self, *, sources: Sequence[str] = (), sinks: Sequence[str] = ()) -> list[Edge]:
@@ -290,6 +292,19 @@ class Catalog:
         datasets with no profile are absent)."""
         with self._reading() as conn:
             return latest_outcomes(conn)
+
+    def overdue_assets(self) -> dict[str, bool]:
+        """Per asset key (``a/b``), whether the freshness sensor last found it overdue
+        (``faucet_asset_overdue``; assets the sensor never judged are absent)."""
+        from faucet_core.store.counters import read_counters
+        from faucet_core.store.metrics import ASSET_OVERDUE
+
+        with self._reading() as conn:
+            return {
+                labels["asset"]: value >= 1.0
+                for name, labels, value in read_counters(conn)
+                if name == ASSET_OVERDUE and "asset" in labels
+            }
 
     def counts(self) -> dict[str, int]:
         """Row counts of the catalog tables (datasets, edges, runs...)."""

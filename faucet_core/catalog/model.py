@@ -449,6 +449,33 @@ class LatestOutcome:
 
 
 @dataclass(frozen=True)
+class SchemaChangeRecord:
+    """One observed schema change of a dataset: a column a run added, dropped or retyped
+    (its JSON types) against the dataset's previous profile."""
+
+    dataset_id: str
+    run_id: str
+    partition: str
+    changed_at: dt.datetime
+    column: str
+    change: str
+    """``added``, ``dropped`` or ``types``."""
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "partition": self.partition or None,
+            "changed_at": self.changed_at.isoformat(),
+            "column": self.column,
+            "change": self.change,
+            "before": list(self.before),
+            "after": list(self.after),
+        }
+
+
+@dataclass(frozen=True)
 class WriterRun:
     """A run that read or wrote a dataset."""
 
@@ -480,6 +507,8 @@ class DatasetDetail:
     snapshots: tuple[Snapshot, ...]
     profiles: tuple[DatasetProfileRun, ...] = field(default=())
     """Profile history, oldest first; the last is the latest."""
+    schema_history: tuple[SchemaChangeRecord, ...] = field(default=())
+    """Observed schema changes, oldest first (the newest 100)."""
 
     @property
     def latest_profile(self) -> DatasetProfileRun | None:
@@ -502,4 +531,5 @@ class DatasetDetail:
                 "latest": latest.to_dict() if latest else None,
                 "history": [p.to_dict(profile=False) for p in self.profiles],
             },
+            "schema_history": [c.to_dict() for c in self.schema_history],
         }

@@ -22,6 +22,7 @@ from faucet_core.catalog.model import (
     Owner,
     OwnerSource,
     RunState,
+    SchemaChangeRecord,
     Snapshot,
     WriterRun,
 )
@@ -36,18 +37,24 @@ from faucet_core.store.schema import (
     catalog_profiles,
     catalog_run_datasets,
     catalog_runs,
+    catalog_schema_changes,
     catalog_snapshots,
 )
 
 __all__ = [
+    "SCHEMA_HISTORY",
     "consumers_of",
     "edges_where",
     "entries",
     "latest_outcomes",
     "profiles_of",
     "runs_of",
+    "schema_history_of",
     "snapshots_of",
 ]
+
+SCHEMA_HISTORY = 100
+"""Schema changes a dataset's detail shows (the newest)."""
 
 
 def _rows(conn: Connection, query: Any) -> list[Any]:
@@ -300,6 +307,42 @@ def latest_outcomes(conn: Connection) -> dict[str, LatestOutcome]:
             findings=findings,
         )
     return out
+
+
+def schema_history_of(
+    conn: Connection, dataset_id: str, limit: int = SCHEMA_HISTORY
+) -> tuple[SchemaChangeRecord, ...]:
+    """Observed schema changes of a dataset, oldest first (the newest ``limit``)."""
+    c = catalog_schema_changes.c
+    query = (
+        select(catalog_schema_changes)
+        .where(c.dataset_id == dataset_id)
+        .order_by(c.changed_at.desc(), c.id.desc())
+        .limit(limit)
+    )
+    out = []
+    for row in conn.execute(query):
+        try:
+            before = tuple(str(t) for t in json.loads(row.before))
+            after = tuple(str(t) for t in json.loads(row.after))
+        except (ValueError, TypeError):
+            raise StoreCorruptError(
+                f"schema change {row.id} of dataset {dataset_id}: stored types are unreadable; "
+                "delete the row from faucet_schema_changes"
+            ) from None
+        out.append(
+            SchemaChangeRecord(
+                dataset_id=dataset_id,
+                run_id=row.run_id,
+                partition=row.partition,
+                changed_at=utc(row.changed_at),
+                column=row.column,
+                change=row.change,
+                before=before,
+                after=after,
+            )
+        )
+    return tuple(reversed(out))
 
 
 def find_ids(conn: Connection, prefix: str, limit: int = 6) -> list[tuple[str, str]]:

@@ -35,13 +35,16 @@ from faucet_core.catalog.model import (
     RunState,
 )
 from faucet_core.catalog.owners import OwnerSource, run_source, write_owner_sets
-from faucet_core.store.codec import encode_profile
+from faucet_core.drift.schema import schema_changes
+from faucet_core.errors import FaucetError
+from faucet_core.store.codec import decode_profile, encode_profile
 from faucet_core.store.schema import (
     catalog_datasets,
     catalog_edges,
     catalog_profiles,
     catalog_run_datasets,
     catalog_runs,
+    catalog_schema_changes,
     catalog_snapshots,
 )
 
@@ -485,6 +488,57 @@ def record_batch(conn: Connection, records: Sequence[RunRecord], now: dt.datetim
     )
 
 
+def _schema_history(
+    conn: Connection,
+    dataset_id: str,
+    run_id: str,
+    partition: str,
+    when: dt.datetime,
+    profile: Any,
+) -> None:
+    """Record what this run's columns changed against the dataset's previous profile (the
+    same partition, recorded before ``when``); a run recorded again replaces its rows."""
+    p = catalog_profiles.c
+    c = catalog_schema_changes.c
+    conn.execute(
+        delete(catalog_schema_changes).where(
+            c.dataset_id == dataset_id, c.run_id == run_id, c.partition == partition
+        )
+    )
+    previous = conn.execute(
+        select(p.profile, p.run_id)
+        .where(
+            p.dataset_id == dataset_id,
+            p.partition == partition,
+            p.run_id != run_id,
+            p.recorded_at <= when,
+        )
+        .order_by(p.recorded_at.desc(), p.id.desc())
+        .limit(1)
+    ).first()
+    if previous is None:
+        return
+    try:
+        before = decode_profile(previous.profile, f"profile of run {previous.run_id}")
+    except FaucetError:
+        return  # a damaged earlier profile: nothing to compare with (reading reports it)
+    rows = [
+        {
+            "dataset_id": dataset_id,
+            "run_id": run_id,
+            "partition": partition,
+            "changed_at": when,
+            "column": change.column,
+            "change": change.kind.value,
+            "before": json.dumps(list(change.before)),
+            "after": json.dumps(list(change.after)),
+        }
+        for change in schema_changes(before, profile)
+    ]
+    if rows:
+        conn.execute(insert(catalog_schema_changes), rows)
+
+
 def write_profile(
     conn: Connection,
     dataset: DatasetRef,
@@ -512,6 +566,7 @@ def write_profile(
         "findings": json.dumps(list(findings), default=str).encode("utf-8"),
     }
     ensure_datasets(conn, [dataset], when)
+    _schema_history(conn, dataset.id, run_id, partition or "", when, profile)
     conn.execute(
         delete(catalog_profiles).where(
             p.dataset_id == dataset.id, p.run_id == run_id, p.partition == row["partition"]

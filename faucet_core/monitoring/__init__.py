@@ -14,7 +14,12 @@ __all__ = ["ALERTS", "DASHBOARD", "RULES", "read"]
 
 RULES = "faucet-alerts.rules.yml"
 DASHBOARD = "faucet-dashboard.json"
-ALERTS = ("FaucetProfileDrift", "FaucetCheckError", "FaucetBaselineStalled")
+ALERTS = (
+    "FaucetProfileDrift",
+    "FaucetCheckError",
+    "FaucetBaselineStalled",
+    "FaucetAssetOverdue",
+)
 """The alerts the shipped rules define."""
 
 

@@ -79,16 +79,38 @@ class Evaluation:
     findings: tuple[NotifiedFinding, ...] = ()
     error: str | None = None
     """A check that could not do its work: one ``profile_check_error`` notification."""
+    freshness: str | None = None
+    """An overdue episode began or ended: one ``profile_freshness`` notification."""
+    episode: str | None = None
+    schema_change: str | None = None
+    """The run's columns or JSON types changed: one ``profile_schema_change`` notification,
+    delivered after the evaluation's findings."""
 
     @property
     def items(self) -> int:
-        """What is delivered for this evaluation: its findings, or its one error."""
-        return 1 if self.error is not None else len(self.findings)
+        """What is delivered for this evaluation: its findings (and its schema change), or
+        its one error or freshness change."""
+        if self.error is not None or self.freshness is not None:
+            return 1
+        return len(self.findings) + (1 if self.schema_change is not None else 0)
+
+    def stop_after(self, sent: int, group: bool) -> int:
+        """Where the next notification from ``sent`` on ends: one item, or every finding
+        at once when grouped (the schema change always goes alone)."""
+        if not group:
+            return sent + 1
+        return len(self.findings) if sent < len(self.findings) else self.items
 
     def notification(self, start: int, stop: int) -> DriftNotification:
         if self.error is not None:
             return self._made((), 0, 0, NotificationKind.PROFILE_CHECK_ERROR, self.error)
-        findings = self.findings[start:stop]
+        if self.freshness is not None:
+            return self._made((), 0, 0, NotificationKind.PROFILE_FRESHNESS, summary=self.freshness)
+        if start >= len(self.findings) and self.schema_change is not None:
+            return self._made(
+                (), 0, 0, NotificationKind.PROFILE_SCHEMA_CHANGE, summary=self.schema_change
+            )
+        findings = self.findings[start : min(stop, len(self.findings))]
         return self._made(findings, start, len(self.findings), NotificationKind.PROFILE_DRIFT)
 
     def _made(
@@ -98,6 +120,8 @@ class Evaluation:
         total: int,
         kind: NotificationKind,
         error: str | None = None,
+        *,
+        summary: str | None = None,
     ) -> DriftNotification:
         assert self.evaluated_at is not None
         return DriftNotification(
@@ -114,6 +138,8 @@ class Evaluation:
             run_url=self.run_url,
             kind=kind,
             error=error,
+            summary=summary,
+            episode=self.episode if kind is NotificationKind.PROFILE_FRESHNESS else None,
         )
 
 
@@ -401,7 +427,7 @@ class Dispatcher:
                     if self._time_left() < self.options.retry.min_request_time:
                         self.out_of_time = True
                         return
-                    stop = total if group else sent + 1
+                    stop = ev.stop_after(sent, group)
                     if not self._send(active, ev.notification(sent, stop), cache):
                         break
                     sent = stop

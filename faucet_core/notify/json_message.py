@@ -41,4 +41,8 @@ def json_payload(n: DriftNotification, text: str) -> dict[str, Any]:
     }
     if n.error is not None:
         body["error"] = n.error
+    if n.summary is not None:
+        body["summary"] = n.summary
+    if n.episode is not None:
+        body["episode"] = n.episode
     return body

@@ -38,6 +38,16 @@ class NotificationKind(str, Enum):
     PROFILE_CHECK_ERROR = "profile_check_error"
     """The check could not do its work (store unreachable, loader failed): the asset
     went unmonitored for this materialization."""
+    PROFILE_FRESHNESS = "profile_freshness"
+    """An asset became overdue (``episode: overdue``) or fresh again (``recovered``)."""
+    PROFILE_SCHEMA_CHANGE = "profile_schema_change"
+    """A run's profile gained or lost columns, or a column's JSON types changed."""
+
+
+SUMMARY_KINDS = frozenset(
+    {NotificationKind.PROFILE_FRESHNESS, NotificationKind.PROFILE_SCHEMA_CHANGE}
+)
+"""Kinds that carry one ``summary`` sentence and no findings."""
 
 
 class Severity(str, Enum):
@@ -131,9 +141,16 @@ class DriftNotification:
     kind: NotificationKind = NotificationKind.PROFILE_DRIFT
     error: str | None = None
     """``profile_check_error`` only: why the check could not do its work."""
+    summary: str | None = None
+    """``profile_freshness`` and ``profile_schema_change``: what happened, in one sentence."""
+    episode: str | None = None
+    """``profile_freshness``: ``overdue`` or ``recovered``."""
 
     def __post_init__(self) -> None:
-        if self.kind is NotificationKind.PROFILE_CHECK_ERROR:
+        if self.kind in SUMMARY_KINDS:
+            if not self.summary or self.findings:
+                raise NotifyError(f"a {self.kind.value} notification has a summary, no findings")
+        elif self.kind is NotificationKind.PROFILE_CHECK_ERROR:
             if not self.error or self.findings:
                 raise NotifyError("a check-error notification has its error and no findings")
         elif not self.findings:
@@ -151,6 +168,11 @@ class DriftNotification:
         where = f"/{self.partition}" if self.partition is not None else ""
         if self.is_error:
             return f"{self.run_id}/{self.asset}/{self.check}{where}#error"
+        if self.kind is NotificationKind.PROFILE_FRESHNESS:
+            at = self.evaluated_at.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+            return f"{self.asset}/{self.check}#{self.episode or 'freshness'}@{at}"
+        if self.kind is NotificationKind.PROFILE_SCHEMA_CHANGE:
+            return f"{self.run_id}/{self.asset}/{self.check}{where}#schema"
         last = self.first_index + len(self.findings) - 1
         span = str(self.first_index) if last == self.first_index else f"{self.first_index}-{last}"
         return f"{self.run_id}/{self.asset}/{self.check}{where}#{span}"

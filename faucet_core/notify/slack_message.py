@@ -16,7 +16,13 @@ from typing import Any
 from faucet_core.drift.messages import fmt_value, score_and_limit
 from faucet_core.drift.model import DriftMetric, DriftScale, DriftTest
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
-from faucet_core.notify.model import WITHHELD, DriftNotification, NotifiedFinding, Severity
+from faucet_core.notify.model import (
+    WITHHELD,
+    DriftNotification,
+    NotificationKind,
+    NotifiedFinding,
+    Severity,
+)
 
 __all__ = [
     "MAX_BLOCKS",
@@ -96,7 +102,17 @@ def _where(n: DriftNotification, finding: NotifiedFinding | None = None) -> str:
     return n.asset + (f" [{partition}]" if partition else "")
 
 
+def _summary_head(n: DriftNotification) -> str:
+    if n.kind is NotificationKind.PROFILE_SCHEMA_CHANGE:
+        return f"Schema change on {_where(n)}"
+    if n.episode == "recovered":
+        return f"Fresh again: {n.asset}"
+    return f"Overdue: {n.asset}"
+
+
 def _text(n: DriftNotification, escape: Callable[[str], str]) -> str:
+    if n.summary is not None:
+        return clip(escape(f"{_summary_head(n)}: {n.summary}"), MAX_TEXT_CHARS)
     if n.error is not None:
         return clip(escape(f"faucet could not check {_where(n)}: {n.error}"), MAX_TEXT_CHARS)
     if not n.grouped:
@@ -208,7 +224,9 @@ def _field(label: str, value: str) -> Block:
 def _context(n: DriftNotification, *, position: str) -> Block:
     parts = [
         f"faucet · check {_code(n.check)}",
-        f"on_drift {_code(n.on_drift.value)}",
+        # A freshness check's setting is on_overdue (same values as on_drift).
+        ("on_overdue" if n.kind is NotificationKind.PROFILE_FRESHNESS else "on_drift")
+        + f" {_code(n.on_drift.value)}",
         n.severity.value,
     ]
     if position:
@@ -305,8 +323,24 @@ def _error(n: DriftNotification) -> list[Block]:
     ]
 
 
+def _summary(n: DriftNotification) -> list[Block]:
+    assert n.summary is not None
+    fields = [_field("Asset", _code(n.asset))]
+    if n.partition:
+        fields.append(_field("Partition", _code(n.partition)))
+    icon = ":white_check_mark:" if n.episode == "recovered" else _icon(n)
+    return [
+        _header(f"{icon} {_summary_head(n)}"),
+        _section(mrkdwn_escape(n.summary)),
+        {"type": "section", "fields": fields},
+        _context(n, position=""),
+    ]
+
+
 def slack_blocks(n: DriftNotification) -> list[Block]:
     """The default Block Kit blocks of a notification, within Slack's limits."""
+    if n.summary is not None:
+        return _summary(n)
     if n.error is not None:
         return _error(n)
     return _grouped(n) if n.grouped else _single(n)

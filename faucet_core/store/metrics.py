@@ -14,7 +14,14 @@ faucet_profile_columns             asset, row                columns profiled in
 faucet_profile_baseline_runs       asset, row                runs in the baseline now
 faucet_check_errors_total          asset, on_drift           profile checks that could not
                                                              profile or record
+faucet_asset_overdue               asset                     1 while the learned freshness
+                                                             check finds the asset overdue
+faucet_asset_freshness_deadline    asset                     when the next update is due
+_timestamp_seconds                                           (Unix time; absent while warming)
 =================================  ========================  =================================
+
+The freshness gauges are written by the freshness sensor on every tick
+(``build_freshness_sensor``), so they are as current as its last tick.
 
 ``row`` is the partition of a per-partition baseline, empty otherwise.
 
@@ -37,6 +44,8 @@ from typing import Any
 from faucet_core.store.profiles import ProfileStore
 
 __all__ = [
+    "ASSET_DEADLINE",
+    "ASSET_OVERDUE",
     "CHECK_ERRORS",
     "CHECK_ERROR_TIME",
     "METRICS",
@@ -44,11 +53,14 @@ __all__ = [
     "check_error_times",
     "count_check_error",
     "exposition",
+    "set_freshness",
 ]
 
 CHECK_ERRORS = "faucet_check_errors_total"
 CHECK_ERROR_TIME = "faucet_check_error_time"
 """When an asset's latest check error happened (not exported; see the module docstring)."""
+ASSET_OVERDUE = "faucet_asset_overdue"
+ASSET_DEADLINE = "faucet_asset_freshness_deadline_timestamp_seconds"
 
 METRICS: dict[str, tuple[str, str]] = {
     "faucet_profile_drift_total": ("counter", "Drift findings, one per column and metric."),
@@ -56,6 +68,8 @@ METRICS: dict[str, tuple[str, str]] = {
     "faucet_profile_columns": ("gauge", "Columns profiled in the latest run."),
     "faucet_profile_baseline_runs": ("gauge", "Runs currently in the baseline."),
     CHECK_ERRORS: ("counter", "Profile checks that could not profile or record."),
+    ASSET_OVERDUE: ("gauge", "1 while the asset is overdue by its learned freshness, else 0."),
+    ASSET_DEADLINE: ("gauge", "When the asset's next update is due (Unix time)."),
 }
 
 
@@ -103,6 +117,24 @@ def check_error_times(rows: Iterable[tuple[str, dict[str, str], float]]) -> dict
         for name, labels, value in rows
         if name == CHECK_ERROR_TIME and labels.get("asset")
     }
+
+
+def set_freshness(store: ProfileStore, states: Iterable[tuple[str, bool, float | None]]) -> None:
+    """Set ``faucet_asset_overdue`` (and the deadline gauge, when known) of each
+    ``(asset, overdue, deadline)`` in one transaction.
+
+    Raises :class:`~faucet_core.errors.StoreError` when the store cannot take the write."""
+    from faucet_core.store.counters import set_gauges
+
+    rows: list[tuple[str, dict[str, str], float]] = []
+    for asset, overdue, deadline in states:
+        rows.append((ASSET_OVERDUE, {"asset": asset}, 1.0 if overdue else 0.0))
+        if deadline is not None:
+            rows.append((ASSET_DEADLINE, {"asset": asset}, float(deadline)))
+    if not rows:
+        return
+    with store._transaction(f"cannot record freshness gauges in {store.url}") as conn:
+        set_gauges(conn, rows)
 
 
 def exposition(store: ProfileStore) -> bytes:

@@ -25,6 +25,7 @@ from faucet_core.store.schema import (
     catalog_profiles,
     catalog_run_datasets,
     catalog_runs,
+    catalog_schema_changes,
     catalog_snapshots,
     meta,
     metric_counters,
@@ -35,7 +36,7 @@ from faucet_core.store.schema import (
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 7
+LATEST = 8
 _VERSION = "schema_version"
 
 
@@ -105,6 +106,12 @@ def _v7(conn: Connection) -> None:
     revoked_sessions.create(conn, checkfirst=True)
 
 
+def _v8(conn: Connection) -> None:
+    """Observed schema changes: the catalog's schema history (learned freshness and
+    observed schema changes, issue 28). Starts empty: history begins with this version."""
+    catalog_schema_changes.create(conn, checkfirst=True)
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -113,6 +120,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: _v5,
     6: _v6,
     7: _v7,
+    8: _v8,
 }
 
 

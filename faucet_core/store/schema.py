@@ -28,6 +28,7 @@ __all__ = [
     "catalog_profiles",
     "catalog_run_datasets",
     "catalog_runs",
+    "catalog_schema_changes",
     "catalog_snapshots",
     "meta",
     "metadata",
@@ -252,4 +253,22 @@ revoked_sessions = Table(
     Column("session", String(64), primary_key=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
     Index("ix_faucet_revoked_expires", "expires_at"),
+)
+
+# Observed schema changes (schema version 8): one row per column a profiled run added,
+# dropped or retyped against the dataset's previous profile (same partition), so the
+# catalog's schema history shows when each change happened. Never pruned with the profiles.
+catalog_schema_changes = Table(
+    "faucet_schema_changes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("dataset_id", String(16), nullable=False),
+    Column("run_id", String(256), nullable=False),
+    Column("partition", String(512), nullable=False, default=""),
+    Column("changed_at", DateTime(timezone=True), nullable=False),
+    Column("column", String(1024), nullable=False),
+    Column("change", String(16), nullable=False),
+    Column("before", Text, nullable=False, default="[]"),
+    Column("after", Text, nullable=False, default="[]"),
+    Index("ix_faucet_schema_changes", "dataset_id", "changed_at"),
 )

@@ -156,7 +156,25 @@ def render_detail(detail: DatasetDetail) -> str:
         for r in detail.runs
     )
     lines.extend(_profile_lines(detail))
+    lines.extend(_schema_history_lines(detail))
     return "\n".join(lines)
+
+
+def _schema_history_lines(detail: DatasetDetail) -> list[str]:
+    """When each observed schema change happened (a run added, dropped or retyped a column)."""
+    if not detail.schema_history:
+        return []
+    lines = [f"  schema history: {len(detail.schema_history)} change(s)"]
+    for c in detail.schema_history:
+        where = f" [{c.partition}]" if c.partition else ""
+        if c.change == "added":
+            what = f"+ {c.column} ({', '.join(c.after) or 'only nulls'})"
+        elif c.change == "dropped":
+            what = f"- {c.column} (was {', '.join(c.before) or 'only nulls'})"
+        else:
+            what = f"~ {c.column} {'/'.join(c.before)} -> {'/'.join(c.after)}"
+        lines.append(f"    {_ts(c.changed_at)} run {c.run_id}{where}: {what}")
+    return lines
 
 
 def _profile_lines(detail: DatasetDetail) -> list[str]:

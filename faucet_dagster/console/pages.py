@@ -171,6 +171,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         drifts = await run_in_threadpool(catalog.last_drift)
         outcomes = await run_in_threadpool(catalog.latest_outcomes)
         errors = await run_in_threadpool(check_errors)
+        overdue = await run_in_threadpool(catalog.overdue_assets)
         index = await run_in_threadpool(assets)
         number = _page_number(params.get("page", ""))
         rows = dataset_rows(
@@ -181,6 +182,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
             errors=errors,
             never_run=index.refs,
             checked=set(index.configs),
+            overdue=overdue,
         )
         found = [r for r in rows if matches(r, query)] if query.strip() else rows
         counts = status_counts(found)

@@ -125,6 +125,8 @@ class DatasetRow:
     """The columns those findings are about."""
     status_at: str = "-"
     """When the status was set (the newest run, or the check error)."""
+    overdue: bool = False
+    """The asset that writes the dataset is overdue by its learned freshness check."""
 
 
 def dataset_rows(
@@ -136,14 +138,22 @@ def dataset_rows(
     errors: Mapping[str, dt.datetime] | None = None,
     never_run: Mapping[str, DatasetRef] | None = None,
     checked: Collection[str] = (),
+    overdue: Mapping[str, bool] | None = None,
 ) -> list[DatasetRow]:
     """One row per catalog dataset, then one per asset of the location that the catalog
     does not hold yet (``never_run``: dataset id -> the dataset it would write: never
     run). ``errors`` maps a dataset id to its asset's newest check error; ``checked``
     holds the ids of the datasets a profile check of the location profiles (without a
-    profile yet: never run; any other dataset without one: not profiled)."""
+    profile yet: never run; any other dataset without one: not profiled); ``overdue``
+    per asset key (``a/b``), as :meth:`Catalog.overdue_assets` reads it."""
     outcomes = outcomes or {}
     errors = errors or {}
+    late = overdue or {}
+
+    def is_overdue(dataset_id: str) -> bool:
+        key = assets.get(dataset_id)
+        return key is not None and late.get(key.to_user_string(), False)
+
     rows = []
     for e in entries:
         outcome = outcomes.get(e.id)
@@ -163,6 +173,7 @@ def dataset_rows(
                 findings=len(findings),
                 columns=drifted_columns(findings),
                 status_at=ts(at),
+                overdue=is_overdue(e.id),
             )
         )
     known = {e.id for e in entries}

@@ -122,3 +122,34 @@ def test_faucet_toml_names_the_demo_store():
     found = find_project_store(EXAMPLE / "src")
     assert found is not None
     assert found.url == f"sqlite:///{EXAMPLE / '.dagster_home' / 'faucet.db'}"
+
+
+def test_the_demo_reports_the_overdue_partner_and_the_dropped_column(demo, instance, monkeypatch):
+    module, receiver = demo
+    defs = load_code_location("faucet_example.definitions").defs
+    (sensor,) = [s for s in defs.sensors or [] if s.name == module.SENSOR]
+    cursor, _ = module._tick(sensor, instance, defs, None)
+    for day in range(1, module.PARTNER_DAYS + 1):  # the partner delivers each morning
+        module.deliver_partner_rates(instance, day)
+        evaluation = module.tick_freshness(instance, defs, day)
+        assert evaluation is not None
+        assert evaluation.passed, day
+    overdue = module.tick_freshness(instance, defs, 9)  # nothing arrived on day 9
+    assert overdue is not None
+    assert not overdue.passed
+    assert overdue.metadata["faucet/episode"].value == "overdue"
+    assert "learned cadence: daily at 06:1" in overdue.description
+    assert module.tick_freshness(instance, defs, 10) is None  # still overdue: not again
+
+    assert _day(defs, instance, 8, monkeypatch).success
+    result = _day(defs, instance, 11, monkeypatch)  # ordered_at dropped upstream
+    checks = {e.asset_key.to_user_string(): e for e in result.get_asset_check_evaluations()}
+    dropped = "schema changed since the previous run: column ordered_at dropped (was string)"
+    assert checks["orders"].metadata["faucet/schema_change"].value == dropped
+    assert checks["raw_orders"].metadata["faucet/schema_change"].value == dropped
+
+    module._tick(sensor, instance, defs, cursor)
+    hooks = [(p["kind"], p["asset"]) for path, p in receiver.take() if path == "/webhook"]
+    assert ("profile_freshness", "partner_rates") in hooks
+    assert ("profile_schema_change", "orders") in hooks  # notify; raw_orders warns only
+    assert ("profile_schema_change", "raw_orders") not in hooks

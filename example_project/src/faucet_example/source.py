@@ -18,7 +18,11 @@ import pandas as pd
 
 __all__ = ["FAULTS", "current_day", "orders_for_day"]
 
-FAULTS = {9: "null spike in amount", 10: "amounts in cents", 11: "new region latam"}
+FAULTS = {
+    9: "null spike in amount; the partner's rates stop arriving",
+    10: "amounts in cents",
+    11: "new region latam; ordered_at no longer delivered",
+}
 
 
 def current_day() -> int:
@@ -39,7 +43,7 @@ def orders_for_day(day: int) -> pd.DataFrame:
         amount = amount * 100
     amount_nulls = rng.random(rows) < (0.4 if day == 9 else 0.005)
     first_id = 100_000 + day * 5_000
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "order_id": np.arange(first_id, first_id + rows),
             "customer_email": [f"c{n}@example.com" for n in rng.integers(0, 3000, rows)],
@@ -51,3 +55,6 @@ def orders_for_day(day: int) -> pd.DataFrame:
             + pd.to_timedelta(rng.integers(0, 86_400, rows), unit="s"),
         }
     )
+    if day == 11:  # the upstream system stops sending a column: an observed schema change
+        frame = frame.drop(columns=["ordered_at"])
+    return frame

@@ -93,6 +93,7 @@ def test_every_metric_the_rules_use_is_exported():
         "faucet_profile_drift_total",
         "faucet_check_errors_total",
         "faucet_profile_runs_total",
+        "faucet_asset_overdue",
     }
     assert used <= set(METRICS)
 
@@ -104,7 +105,7 @@ def test_promtool_checks_the_rules(tmp_path):
         [_promtool(), "check", "rules", str(rules)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "SUCCESS: 3 rules found" in done.stdout
+    assert "SUCCESS: 4 rules found" in done.stdout
 
 
 def test_promtool_unit_tests_fire_every_alert(tmp_path):
@@ -125,12 +126,26 @@ def test_promtool_unit_tests_fire_every_alert(tmp_path):
     assert "SUCCESS" in done.stdout
 
 
-def test_promtool_unit_tests_catch_a_broken_rule(tmp_path):
-    # The unit tests can fail: a drift rule that misses a column's first finding.
-    broken = monitoring.read(monitoring.RULES).replace(
-        "(faucet_profile_drift_total unless faucet_profile_drift_total offset 15m)",
-        "(faucet_profile_drift_total unless faucet_profile_drift_total)",
-    )
+@pytest.mark.parametrize(
+    ("good", "bad", "missed"),
+    [
+        # A drift rule that misses a column's first finding.
+        (
+            "(faucet_profile_drift_total unless faucet_profile_drift_total offset 15m)",
+            "(faucet_profile_drift_total unless faucet_profile_drift_total)",
+            "alertname: FaucetProfileDrift, time: 5m",
+        ),
+        # An overdue rule that reads the wrong gauge value never fires.
+        (
+            "max by (asset) (faucet_asset_overdue) == 1",
+            "max by (asset) (faucet_asset_overdue) == 2",
+            "alertname: FaucetAssetOverdue, time: 15m",
+        ),
+    ],
+    ids=["drift", "overdue"],
+)
+def test_promtool_unit_tests_catch_a_broken_rule(tmp_path, good, bad, missed):
+    broken = monitoring.read(monitoring.RULES).replace(good, bad)
     assert broken != monitoring.read(monitoring.RULES)
     (tmp_path / monitoring.RULES).write_text(broken)
     shutil.copy(FIXTURES / "faucet-alerts.test.yml", tmp_path / "t.yml")
@@ -138,7 +153,7 @@ def test_promtool_unit_tests_catch_a_broken_rule(tmp_path):
         [_promtool(), "test", "rules", str(tmp_path / "t.yml")], capture_output=True, text=True
     )
     assert done.returncode == 1
-    assert "alertname: FaucetProfileDrift, time: 5m" in done.stdout + done.stderr
+    assert missed in done.stdout + done.stderr
 
 
 def _panels(dashboard: dict[str, Any]) -> list[dict[str, Any]]:

@@ -393,3 +393,26 @@ def test_a_destination_added_later_is_not_sent_the_past(logs):
     assert [m["run_id"] for m in hook.sent] == ["run-2"]
     assert len(slack.sent) == 2
     assert Ledger.loads(ledger.dumps()).destinations["hook"].start == 1
+
+
+@pytest.mark.parametrize("grouped", [False, True], ids=["per_finding", "grouped"])
+def test_a_schema_change_goes_once_after_the_evaluations_findings(logs, grouped):
+    from dataclasses import replace
+
+    ledger = Ledger(start=0)
+    hook = Memory()
+    changed = replace(ready(1, 2), schema_change="schema changed: column b dropped (was string)")
+    only = replace(ready(2, 0), schema_change="schema changed: new column c (integer)")
+    options = DispatchOptions(group_by_evaluation=grouped, retry=FAST)
+    run_pass(
+        ledger, [channel("hook", hook, ChannelKind.JSON)], [changed, only], logs, options=options
+    )
+    kinds = [(m["kind"], len(m["findings"])) for m in hook.sent]
+    drift = [("profile_drift", 2)] if grouped else [("profile_drift", 1)] * 2
+    assert kinds == [*drift, ("profile_schema_change", 0), ("profile_schema_change", 0)]
+    assert hook.sent[-2]["id"] == "run-1/orders/faucet_profile#schema"
+    assert hook.sent[-1]["summary"] == "schema changed: new column c (integer)"
+    run_pass(
+        ledger, [channel("hook", hook, ChannelKind.JSON)], [changed, only], logs, options=options
+    )
+    assert len(hook.sent) == len(kinds)  # exactly once

@@ -26,7 +26,7 @@ def test_a_version_6_store_gains_the_revoked_sessions_and_keeps_its_audit_log(
     assert "faucet_revoked_sessions" not in inspect(engine).get_table_names()
     engine.dispose()
     with ProfileStore(sqlite_url) as store:
-        assert store.check() == mig.LATEST == 7
+        assert store.check() == mig.LATEST >= 7
         assert [e.actor for e in list_audit(store.engine)] == ["a"]
         expires = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)
         revoke_session(store.engine, "sid", expires)

@@ -216,3 +216,20 @@ def test_a_store_that_cannot_be_read_is_a_503_page_in_words(
         assert health_store.removeprefix("sqlite:///") not in shown
         assert "`" not in shown
         assert "Traceback" not in shown
+
+
+def test_an_asset_the_freshness_sensor_found_overdue_is_marked(
+    health_app: Browser, health_store: str
+) -> None:
+    from faucet_core.store import ProfileStore
+    from faucet_core.store.metrics import set_freshness
+
+    with ProfileStore(health_store) as store:
+        set_freshness(store, [("orders", True, None), ("signups", False, None)])
+    try:
+        rows = _by_uri(health_app.get("/ui/datasets").text)
+        marked = {uri for uri, r in rows.items() if 'class="badge st-overdue"' in r}
+        assert marked == {"dagster://orders"}
+    finally:
+        with ProfileStore(health_store) as store:
+            set_freshness(store, [("orders", False, None)])

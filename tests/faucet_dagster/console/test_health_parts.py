@@ -203,3 +203,19 @@ def test_partitions_with_their_own_baseline_are_shown_one_at_a_time() -> None:
     assert {r.partition for r in own.runs} == {"eu"}
     assert len(own.runs) == 4
     assert len(shared.runs) == 8
+
+
+def test_an_overdue_asset_is_marked_in_the_list() -> None:
+    import dagster as dg
+
+    from faucet_core.catalog.model import DatasetEntry
+    from faucet_dagster.console.views import dataset_rows
+
+    entries = [
+        DatasetEntry(name, f"dagster://{name}", "dagster", name, (), None, None, T0, T0)
+        for name in ("orders", "clicks")
+    ]
+    assets = {"orders": dg.AssetKey("orders"), "clicks": dg.AssetKey("clicks")}
+    rows = dataset_rows(entries, {}, assets, overdue={"orders": True, "clicks": False})
+    assert [(r.id, r.overdue) for r in rows] == [("orders", True), ("clicks", False)]
+    assert [r.overdue for r in dataset_rows(entries, {}, assets)] == [False, False]
