@@ -4,6 +4,7 @@ from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
 from faucet_dagster.component import ProfilingComponent
 from faucet_dagster.evaluate import PartitionBaseline
 from faucet_dagster.in_step import profiled_asset
+from faucet_dagster.lineage.sql import sql_lineage_metadata
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
 from faucet_dagster.sensors import (
@@ -25,4 +26,5 @@ __all__ = [
     "build_drift_notification_sensor",
     "build_profile_checks",
     "profiled_asset",
+    "sql_lineage_metadata",
 ]
