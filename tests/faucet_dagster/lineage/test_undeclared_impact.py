@@ -126,7 +126,7 @@ def test_catalog_show_says_which_lineage_is_inferred(
 ) -> None:
     assert main(["catalog", "show", "dagster://orders"]) == 0
     text = capsys.readouterr().out
-    head, _, rest = text.partition("column lineage: unknown (opaque)\n")
+    _, _, rest = text.partition("column lineage: unknown (opaque)\n")
     assert "inferred from 3 profiled run(s), not declared:" in rest
     block = rest.split("  downstream:")[0].splitlines()[1:]
     assert [line.split(" (")[0].strip() for line in block] == [
