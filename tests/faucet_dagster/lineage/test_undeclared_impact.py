@@ -120,7 +120,6 @@ def test_a_filter_column_dropped_upstream_of_sql_breaks_every_column(
     assert [(r["column"], r["reads"]) for r in revenue["reads"]] == [("*", ["status"])]
 
 
-
 def test_catalog_show_says_which_lineage_is_inferred(
     on_path: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
