@@ -20,6 +20,7 @@ profiles when asked (``faucet catalog show``, ``faucet plan --impact``).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -43,6 +44,8 @@ the corpus of benchmarks/results/lineage_inference.md)."""
 MIN_CONTAINMENT = 0.9
 """Below this share of its distinct values found upstream, a column is no candidate
 (HyperLogLog at lg_k 12 estimates a union within a few percent)."""
+UNMEASURED_CAP = 0.85
+"""The most confidence evidence without compared values (no sketch) can reach."""
 RUNS = 10
 """Run pairs compared (the newest)."""
 
@@ -51,9 +54,10 @@ RUNS = 10
 class Evidence:
     """Why ``column`` is taken to read ``source``, over ``runs`` run pairs."""
 
-    containment: float
+    containment: float | None
     """The smallest share of the column's distinct values found upstream, over the runs
-    where the candidate held."""
+    where the candidate held; None when the profiles keep no values to compare (SQL
+    pushdown profiles hold no sketch)."""
     distinct: int
     """The column's distinct values in the newest run."""
     same_distinct: bool
@@ -66,8 +70,12 @@ class Evidence:
     """No other upstream column is a candidate for it."""
 
     def text(self) -> str:
+        if self.containment is None:
+            values = f"{self.distinct} distinct value(s), not compared (no sketch stored)"
+        else:
+            values = f"{self.containment:.0%} of its {self.distinct} distinct value(s) are upstream"
         parts = [
-            f"{self.containment:.0%} of its {self.distinct} distinct value(s) are upstream",
+            values,
             f"in {self.held} of {self.runs} run(s)",
             f"type {'|'.join(self.types) or '-'}",
         ]
@@ -83,7 +91,7 @@ class Evidence:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "containment": round(self.containment, 4),
+            "containment": None if self.containment is None else round(self.containment, 4),
             "distinct": self.distinct,
             "same_distinct": self.same_distinct,
             "types": list(self.types),
@@ -178,6 +186,27 @@ def _containment(d_hll: Any, u_hll: Any) -> float:
     return float(max(0.0, min(1.0, both / nd)))
 
 
+def _value_set(column: Any) -> frozenset[str] | None:
+    """Every distinct value, when the profile lists them all (a categorical column whose
+    top values are all its distinct values), else None."""
+    top = column.top_values
+    if top is None or column.high_cardinality or len(top) < column.distinct:
+        return None
+    return frozenset(json.dumps(t.value, sort_keys=True) for t in top)
+
+
+def _share_within(d: Any, u: Any, d_hll: Any, u_hll: Any) -> float | None:
+    """The share of ``d``'s distinct values found in ``u``: exact from complete value lists,
+    else estimated from the HyperLogLog sketches; None when neither is stored (a profile
+    pushed down to SQL keeps no sketch)."""
+    d_values, u_values = _value_set(d), _value_set(u)
+    if d_values is not None and u_values is not None and d_values:
+        return len(d_values & u_values) / len(d_values)
+    if d_hll is not None and u_hll is not None:
+        return _containment(d_hll, u_hll)
+    return None
+
+
 def _types(column: Any) -> frozenset[str]:
     return frozenset(t for t, n in column.types.items() if n and t != "null")
 
@@ -207,6 +236,7 @@ def _same_distinct(d: Any, u: Any) -> bool:
 class _Tally:
     runs: int = 0
     held: int = 0
+    measured: bool = True
     containment: float = 1.0
     same_distinct: bool = True
     same_nulls: bool = True
@@ -242,22 +272,26 @@ def infer_columns(
             if d.distinct < 1 or d.row_count - d.null_count < 1:
                 continue
             d_hll = _hll(d)
-            if d_hll is None:
-                continue
             latest[d_name] = d
             for u_name, u in upstream.columns.items():
-                u_hll = hlls.get(u_name)
                 tally = tallies.setdefault((d_name, u_name), _Tally())
                 tally.runs += 1
-                if u_hll is None or not _types(d) or not _types(d) <= _types(u):
+                if not _types(d) or not _types(d) <= _types(u) or not _within(d, u):
                     continue
-                if not _within(d, u):
+                share = _share_within(d, u, d_hll, hlls.get(u_name))
+                if share is None:
+                    # no values to compare: only a same-named column with no more distinct
+                    # values is a candidate, and a weaker one
+                    if not _names_match(d_name, u_name, upstream_name):
+                        continue
+                    if d.distinct > u.distinct * 1.03 + 1:
+                        continue
+                    tally.measured = False
+                elif share < MIN_CONTAINMENT:
                     continue
-                share = _containment(d_hll, u_hll)
-                if share < MIN_CONTAINMENT:
-                    continue
+                else:
+                    tally.containment = min(tally.containment, share)
                 tally.held += 1
-                tally.containment = min(tally.containment, share)
                 tally.same_distinct &= _same_distinct(d, u)
                 tally.same_nulls &= (d.null_count > 0) == (u.null_count > 0)
     held = {k: t for k, t in tallies.items() if t.held}
@@ -271,7 +305,7 @@ def infer_columns(
         others = [u for u in per_column[d_name] if u != u_name]
         rival_named = any(_names_match(d_name, o, upstream_name) for o in others)
         evidence = Evidence(
-            containment=tally.containment,
+            containment=tally.containment if tally.measured else None,
             distinct=int(d.distinct),
             same_distinct=tally.same_distinct,
             types=tuple(sorted(_types(d))),
@@ -304,7 +338,9 @@ def _confidence(e: Evidence, others: Sequence[str], rival_named: bool) -> float:
         score /= 1 + len(others)
     stability = e.held / e.runs if e.runs else 0.0
     score *= stability * (0.85 + 0.05 * min(e.runs, 3))
-    return round(min(score, 0.99), 4)
+    if e.containment is None:  # a name, a type and ranges, no values compared
+        score = min(score - 0.15, UNMEASURED_CAP)
+    return round(max(0.0, min(score, 0.99)), 4)
 
 
 def confident_lineage(
