@@ -63,9 +63,11 @@ def _defs(db: str) -> dg.Definitions:
     return dg.Definitions(assets=[orders, by_customer, broken])
 
 
-def test_materialized_sql_lineage_is_recorded_where_complete(tmp_path: Path) -> None:
+def test_materialized_sql_lineage_is_recorded_where_complete(
+    tmp_path: Path, instance: dg.DagsterInstance
+) -> None:
     defs = _defs(str(tmp_path / "w.duckdb"))
-    result = dg.materialize(defs.assets or [], instance=dg.DagsterInstance.ephemeral())
+    result = dg.materialize(defs.assets or [], instance=instance)
     assert result.success
     events = {
         e.materialization.asset_key: e.materialization
