@@ -2,7 +2,8 @@
 
 A downstream column ``d`` is a candidate reader of an upstream column ``u`` when, in the
 runs of the two datasets profiled together, ``d``'s distinct values lie within ``u``'s
-(the HyperLogLog sketches' union estimate: ``|d ∩ u| = |d| + |u| - |d ∪ u|``), ``d`` holds
+(exactly, from complete value lists of categorical columns; else the HyperLogLog sketches'
+union estimate: ``|d ∩ u| = |d| + |u| - |d ∪ u|``), ``d`` holds
 only JSON types ``u`` holds, and ``d``'s numeric range and string lengths lie within
 ``u``'s. That is what copying, filtering, joining and grouping by ``u`` leave behind; a
 value computed from ``u`` (a sum, a rename of values) leaves no trace, so inference finds
@@ -12,7 +13,10 @@ The confidence grows with how specific the evidence is: the number of distinct v
 (two booleans prove nothing), the same number of distinct values on both sides, a matching
 name after normalization (``customerId`` = ``customer_id``; ``order_id`` in ``orders`` =
 ``id``), the same null pattern, a single upstream candidate, and how many of the runs
-agree. :data:`CONFIDENT` is the confidence the impact walk needs before it reports a
+agree. A profile pushed down to SQL keeps no sketch: there, a categorical column's complete
+value list is compared exactly, and otherwise only a same-named column with no more
+distinct values is a candidate, at most :data:`UNMEASURED_CAP` confident.
+:data:`CONFIDENT` is the confidence the impact walk needs before it reports a
 column as ``breaking (inferred)``; below it, the edge stays opaque (``unknown``).
 Inferred lineage is never stored as declared lineage: it is recomputed from the stored
 profiles when asked (``faucet catalog show``, ``faucet plan --impact``).
@@ -23,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -341,14 +345,3 @@ def _confidence(e: Evidence, others: Sequence[str], rival_named: bool) -> float:
     if e.containment is None:  # a name, a type and ranges, no values compared
         score = min(score - 0.15, UNMEASURED_CAP)
     return round(max(0.0, min(score, 0.99)), 4)
-
-
-def confident_lineage(
-    inferred: Sequence[InferredInput],
-) -> Mapping[str, tuple[str, ...]]:
-    """``{downstream column: (upstream columns...)}`` of the confident candidates."""
-    out: dict[str, list[str]] = {}
-    for item in inferred:
-        if item.confident:
-            out.setdefault(item.column, []).append(item.source)
-    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
