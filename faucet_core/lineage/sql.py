@@ -323,8 +323,6 @@ class _Walker:
         for col in node.find_all(exp.Column):
             if col.find_ancestor(exp.Select, exp.SetOperation) is select:
                 out.append(col)
-        if isinstance(node, exp.Column):
-            out = [node] if node.find_ancestor(exp.Select) is select or not out else out
         return list({id(c): c for c in out}.values())
 
     def _within(self, node: Any, ancestor: Any) -> bool:
@@ -349,6 +347,8 @@ class _Walker:
                 return INDIRECT_CONDITIONAL  # CASE WHEN <this> THEN ... / IF(<this>, ...)
             if isinstance(node, exp.Case) and child.arg_key == "this":
                 return INDIRECT_CONDITIONAL  # CASE <this> WHEN ...
+            if isinstance(node, exp.Filter) and child.arg_key == "expression":
+                return INDIRECT_CONDITIONAL  # count(*) FILTER (WHERE <expression>)
             if isinstance(node, exp.AggFunc):
                 aggregate = True
             if node is body:
@@ -529,7 +529,10 @@ def sql_lineage(
     ambiguous: dict[str, str] = {}
     for scope in raw_scopes:
         for source in scope.sources.values():
-            if not isinstance(source, exp.Table) or not source.name:
+            if not isinstance(source, exp.Table):
+                continue
+            if not source.name:  # a table function (read_csv(...)): nothing to resolve
+                unresolved[source.this.sql(dialect=dialect)] = None
                 continue
             parts = _parts(source)
             hits = _match(parts, known)
@@ -594,11 +597,14 @@ def sql_lineage(
     tables: dict[str, None] = {}
     for scope in root.traverse():
         for source in scope.sources.values():
-            if isinstance(source, exp.Table) and source.name:
-                parts = _parts(source)
-                name = spelled.get(parts, _spell(source))
-                names[id(source)] = name
-                tables[name] = None
+            if not isinstance(source, exp.Table):
+                continue
+            if source.name:
+                name = spelled.get(_parts(source), _spell(source))
+            else:
+                name = source.this.sql(dialect=dialect)
+            names[id(source)] = name
+            tables[name] = None
     selects = qualified.selects
     if any(isinstance(p, exp.Star) or p.is_star for p in selects):
         return SqlLineage(

@@ -286,3 +286,36 @@ def test_renamed_projections_map_back_to_their_source(pairs: list[tuple[str, str
     select = ", ".join(f'"{source}" as "{alias}"' for source, alias in pairs)
     got = sql_lineage(f"select {select} from src", schemas=schemas)
     assert fields(got) == {alias: {("src", source, (ID,))} for source, alias in pairs}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "select id, e from raw_orders, unnest([1, 2]) as e",
+        "select o.id, v.k from raw_orders o cross join lateral (select o.id + 1 as k) v",
+        "select * from raw_orders pivot (count(id) for status in ('paid', 'new'))",
+    ],
+)
+def test_constructs_it_cannot_follow_leave_the_table_opaque(sql: str) -> None:
+    got = sql_lineage(sql, dialect="duckdb", schemas=SCHEMAS)
+    assert not got.complete_for("raw_orders")  # said unknown, not guessed
+
+
+def test_table_functions_are_unresolved_and_filter_clauses_conditional() -> None:
+    got = sql_lineage("select a from read_csv('x.csv')", dialect="duckdb", schemas=SCHEMAS)
+    assert got.unresolved == ("READ_CSV('x.csv')",)
+    sql = "select count(*) filter (where status = 'paid') as paid from raw_orders"
+    assert fields(sql_lineage(sql, dialect="duckdb", schemas=SCHEMAS)) == {
+        "paid": {("raw_orders", "status", (INDIRECT_CONDITIONAL,))}
+    }
+    correlated = sql_lineage(
+        "select o.id, (select max(p.amount_cents) from raw_payments p where p.order_id = o.id)"
+        " as top from raw_orders o",
+        dialect="duckdb",
+        schemas=SCHEMAS,
+    )
+    assert fields(correlated)["top"] == {
+        ("raw_payments", "amount_cents", (AGG,)),
+        ("raw_payments", "order_id", (INDIRECT_FILTER,)),
+        ("raw_orders", "id", (INDIRECT_FILTER,)),
+    }
