@@ -250,6 +250,16 @@ class Catalog:
                 schema_history=schema_history_of(conn, key),
             )
 
+    def inferred_lineage(self, edge: Edge) -> Any:
+        """The column lineage inferred for ``edge`` from its two datasets' stored profiles
+        (an :class:`~faucet_core.impact.inferred.InferredEdge`: every candidate with its
+        confidence and evidence). Kept apart from the edge's declared lineage: it is
+        computed when asked, never recorded on the edge."""
+        from faucet_core.impact.inferred import infer_edge
+
+        with self._reading() as conn:
+            return infer_edge(conn, edge.source_id, edge.sink_id, source_name=edge.source_uri)
+
     def edges(self, *, sources: Sequence[str] = (), sinks: Sequence[str] = ()) -> list[Edge]:
         """Edges out of the dataset ids ``sources`` and into ``sinks``."""
         with self._reading() as conn:

@@ -80,7 +80,7 @@ def _row(item: AffectedDataset, report: ImpactReport) -> str:
         for c in item.consumers
     )
     cells = [
-        f"**{item.severity.value}**" if item.severity.value == "breaking" else item.severity.value,
+        f"**{item.label}**" if item.severity.value == "breaking" else item.severity.value,
         str(item.depth),
         _cell(_code(item.dataset)),  # GFM splits cells on a pipe even inside a code span
         _columns(item, report),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from faucet_core.catalog import Catalog
 from faucet_core.catalog.model import Consumer, Contract, Edge
 from faucet_core.catalog.read import entries
 from faucet_core.errors import CatalogError, ImpactError
 from faucet_core.impact.delta import schema_delta
+from faucet_core.impact.inferred import infer_edge
 from faucet_core.impact.planned import PlannedSchema
 from faucet_core.impact.report import (
     AffectedDataset,
@@ -82,6 +84,7 @@ def plan_impact(
     depth: int = DEFAULT_DEPTH,
     extra_edges: Sequence[Edge] = (),
     extra_owners: Mapping[str, Sequence[str]] | None = None,
+    infer: bool = True,
 ) -> ImpactReport:
     """Who breaks if ``sink`` (a dataset URI or id) starts writing ``planned``.
 
@@ -91,6 +94,9 @@ def plan_impact(
     ``renames`` (``{old: new}``) and ``drops`` are what the writer declares it renames and
     drops. ``extra_edges`` are edges known outside the catalog (a code location's asset
     graph); a catalog edge with the same ends and job wins (it holds a run's lineage).
+    ``infer``: over an edge without column lineage, use the lineage confidently inferred
+    from the two datasets' stored profiles (a column reached only that way is
+    ``breaking (inferred)``, with its evidence; the edge stays opaque).
     Raises :class:`ImpactError` when the sink has no recorded run.
     """
     if depth < 0:
@@ -133,6 +139,21 @@ def plan_impact(
             )
             notes.extend(more)
 
+        inferred: dict[tuple[str, str], RawEdge] = {}
+
+        def with_inferred(edge: RawEdge) -> RawEdge:
+            """An opaque edge with the confident lineage inferred from the profiles."""
+            if edge.lineage is not None or not infer:
+                return edge
+            key = (edge.source_id, edge.sink_id)
+            if key not in inferred:
+                got = infer_edge(conn, edge.source_id, edge.sink_id, source_name=names.get(key[0]))
+                inferred[key] = replace(edge, inferred=got.lineage(), evidence=got.evidence())
+            found = inferred[key]
+            return replace(edge, inferred=found.inferred, evidence=found.evidence)
+
+        names: dict[str, str] = {}
+
         def load(frontier: Sequence[str]) -> list[RawEdge]:
             found = edges_from(conn, frontier)
             known = {(e.source_id, e.sink_id, e.job) for e in found}
@@ -140,7 +161,9 @@ def plan_impact(
                 found.extend(
                     e for e in extra.get(source, ()) if (e.source_id, e.sink_id, e.job) not in known
                 )
-            return found
+            if infer and any(e.lineage is None for e in found):
+                names.update((k, v[0]) for k, v in datasets_of(conn, frontier).items())
+            return [with_inferred(e) for e in found]
 
         result = walk(load, sink_id, _sink_state(delta, planned), depth=depth)
         if result.cut:
@@ -166,6 +189,7 @@ def plan_impact(
         uri, owners = info.get(key, (uris.get(key, key), ()))
         if extra_owners and key in extra_owners:
             owners = tuple(sorted(set(owners) | set(extra_owners[key])))
+        only_inferred = False
         if key == sink_id:
             severity = sink_severity
             written_by: tuple[str, ...] = (last[1],)
@@ -176,11 +200,22 @@ def plan_impact(
             )
             changed = tuple(c.column for c in delta)
         else:
-            severity = Severity.BREAKING if node.affected else Severity.UNKNOWN
+            only_inferred = not node.affected and bool(node.inferred)
+            severity = Severity.BREAKING if node.affected or node.inferred else Severity.UNKNOWN
             written_by = tuple(sorted(node.written_by))
             reads = tuple(
                 ColumnRead(col, tuple(sorted(node.reads[col])), tuple(sorted(node.affected[col])))
                 for col in sorted(node.affected)
+            ) + tuple(
+                ColumnRead(
+                    col,
+                    tuple(sorted(node.inferred_reads[col])),
+                    tuple(sorted(node.inferred[col])),
+                    inferred=True,
+                    evidence=tuple(sorted(node.evidence.get(col, ()))),
+                )
+                for col in sorted(node.inferred)
+                if col not in node.affected
             )
             changed = tuple(node.affected)
         hits = _contracts(contracts.get(key, ()), node, changed if key == sink_id else None)
@@ -209,6 +244,7 @@ def plan_impact(
                     else None
                 ),
                 opaque_edge=node.opaque_edge,
+                inferred=key != sink_id and only_inferred,
             )
         )
     affected.sort(key=lambda a: (a.depth, a.dataset))

@@ -123,9 +123,21 @@ class ColumnRead:
     column: str
     reads: tuple[str, ...]
     because: tuple[str, ...]
+    inferred: bool = False
+    """Reached over lineage inferred from the profiles, not declared or derived."""
+    evidence: tuple[str, ...] = ()
+    """For an inferred read: why each upstream column is taken to feed it."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"column": self.column, "reads": list(self.reads), "because": list(self.because)}
+        out: dict[str, Any] = {
+            "column": self.column,
+            "reads": list(self.reads),
+            "because": list(self.because),
+        }
+        if self.inferred:
+            out["inferred"] = True
+            out["evidence"] = list(self.evidence)
+        return out
 
 
 @dataclass(frozen=True)
@@ -183,8 +195,15 @@ class AffectedDataset:
     """For an unknown dataset: the upstream dataset it is reached from."""
     opaque_edge: bool = False
     """True: that edge carries no column lineage; False: that dataset's change is unknown."""
+    inferred: bool = False
+    """``breaking (inferred)``: only lineage inferred from the profiles reaches it."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.severity.value} (inferred)" if self.inferred else self.severity.value
 
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"inferred": True} if self.inferred else {}
         return {
             "dataset": self.dataset,
             "id": self.id,
@@ -197,6 +216,7 @@ class AffectedDataset:
             "consumers": [c.to_dict() for c in self.consumers],
             "opaque_from": self.opaque_from,
             "opaque_edge": self.opaque_edge,
+            **extra,
         }
 
 
@@ -291,18 +311,18 @@ def render_text(report: ImpactReport) -> str:
         lines.append("  schema delta: none")
     for item in report.affected:
         via = ", ".join(item.written_by) or "-"
-        lines.append(
-            f"  [{item.severity.value}] depth {item.depth} {item.dataset} (written by {via})"
-        )
+        lines.append(f"  [{item.label}] depth {item.depth} {item.dataset} (written by {via})")
         lines.extend(f"      {line}" for line in _opaque_lines(item))
         for read in item.reads:
             column = "(every column)" if read.column == "*" else read.column
             if item.depth == 0:
                 lines.append(f"      {column}: {', '.join(read.because)}")
             else:
+                how = "reads (inferred)" if read.inferred else "reads"
                 lines.append(
-                    f"      {column} reads {', '.join(read.reads)} ({', '.join(read.because)})"
+                    f"      {column} {how} {', '.join(read.reads)} ({', '.join(read.because)})"
                 )
+                lines.extend(f"        evidence: {why}" for why in read.evidence)
         for hit in item.contracts:
             lines.append(
                 f"      contract v{hit.version} of {hit.job} declares: {', '.join(hit.columns)}"

@@ -4,7 +4,7 @@ time; the walk needs whole frontiers per query)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -45,6 +45,11 @@ class RawEdge:
     sink_id: str
     job: str
     lineage: tuple[dict[str, tuple[str, ...]], tuple[str, ...]] | None
+    inferred: Mapping[str, tuple[str, ...]] | None = None
+    """For an opaque edge: the confident inferred lineage ``{out: (in...)}`` (never used to
+    take opacity away, only to name columns it reaches)."""
+    evidence: Mapping[tuple[str, str], str] | None = None
+    """``{(out, in): why}`` of the inferred lineage."""
 
 
 def _chunks(ids: Sequence[str]) -> Iterator[Sequence[str]]:

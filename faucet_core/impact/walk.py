@@ -5,6 +5,9 @@ has two parts that never cancel each other:
 
 * the **known** affected columns (``*``: every column, when a filter or join key changed),
   carried over edges with column lineage from the known affected columns upstream;
+* the **inferred** affected columns: carried over an opaque edge's confident inferred
+  lineage (from the stored profiles), and on from there over any lineage. They only add:
+  the edge stays opaque, and a dataset's known columns are never replaced by them;
 * whether it is **opaque**: reached over an edge without column lineage from a dataset
   the change reaches, or over any edge from an opaque dataset. Opaque means "more may
   change than is known", never "nothing is known": known columns still flow through an
@@ -50,14 +53,24 @@ class NodeState:
     is itself opaque."""
     written_by: set[str] = field(default_factory=set)
     """Jobs of the edges that carried something into it."""
+    inferred: dict[str, set[str]] = field(default_factory=dict)
+    """Column -> delta entries, reached over inferred lineage somewhere upstream."""
+    inferred_reads: dict[str, set[str]] = field(default_factory=dict)
+    """Inferred column -> the affected upstream columns it reads."""
+    evidence: dict[str, set[str]] = field(default_factory=dict)
+    """Inferred column -> why (the inference's evidence, on the hop it was inferred)."""
 
     def flowing(self) -> int:
         """The size of what flows on from it (grows only: the walk's progress measure)."""
-        return sum(len(v) for v in self.affected.values()) + (1 if self.opaque else 0)
+        return (
+            sum(len(v) for v in self.affected.values())
+            + sum(len(v) for v in self.inferred.values())
+            + (1 if self.opaque else 0)
+        )
 
     @property
     def reached(self) -> bool:
-        return bool(self.affected) or self.opaque
+        return bool(self.affected) or bool(self.inferred) or self.opaque
 
 
 @dataclass(frozen=True)
@@ -105,10 +118,53 @@ def _carry(edge: RawEdge, src: NodeState, node: NodeState) -> bool:
     return carried
 
 
+def _merged(a: Mapping[str, set[str]], b: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    out = {k: set(v) for k, v in a.items()}
+    for k, v in b.items():
+        out.setdefault(k, set()).update(v)
+    return out
+
+
+def _carry_inferred(edge: RawEdge, src: NodeState, node: NodeState) -> bool:
+    """Carry ``src``'s inferred columns over the edge's lineage, and, over an opaque edge
+    with confident inferred lineage, everything affected at ``src``."""
+    carried = False
+    if edge.lineage is not None:
+        if not src.inferred:
+            return False
+        fields, whole = edge.lineage
+        for out, ins in (*fields.items(), (EVERY, whole)):
+            hit, roots = _hits(ins, src.inferred)
+            if hit:
+                node.inferred.setdefault(out, set()).update(roots)
+                node.inferred_reads.setdefault(out, set()).update(hit)
+                for column in hit:
+                    node.evidence.setdefault(out, set()).update(src.evidence.get(column, ()))
+                carried = True
+        return carried
+    if not edge.inferred:
+        return False
+    upstream = _merged(src.affected, src.inferred)
+    if not upstream:
+        return False
+    why = edge.evidence or {}
+    for out, ins in edge.inferred.items():
+        hit, roots = _hits(ins, upstream)
+        if hit:
+            node.inferred.setdefault(out, set()).update(roots)
+            node.inferred_reads.setdefault(out, set()).update(hit)
+            node.evidence.setdefault(out, set()).update(
+                f"{column}: {why[(out, column)]}" for column in hit if (out, column) in why
+            )
+            carried = True
+    return carried
+
+
 def _apply(edge: RawEdge, src: NodeState, node: NodeState) -> tuple[bool, bool]:
     """Apply one edge; returns (carried anything, made ``node`` opaque over this edge)."""
     carried = _carry(edge, src, node)
-    opaque = src.opaque or (edge.lineage is None and bool(src.affected))
+    carried = _carry_inferred(edge, src, node) or carried
+    opaque = src.opaque or (edge.lineage is None and bool(src.affected or src.inferred))
     if opaque:
         node.opaque = True
     if carried or opaque:
@@ -138,6 +194,8 @@ def walk(
                 nodes[key].depth,
                 {c: set(r) for c, r in nodes[key].affected.items()},
                 opaque=nodes[key].opaque,
+                inferred={c: set(r) for c, r in nodes[key].inferred.items()},
+                evidence={c: set(r) for c, r in nodes[key].evidence.items()},
             )
             for key in frontier
         }

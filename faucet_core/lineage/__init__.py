@@ -24,6 +24,7 @@ from faucet_core.lineage.ingest import (
     parse_text,
 )
 from faucet_core.lineage.parse import MalformedEvent, parse_event
+from faucet_core.lineage.sql import OutputColumn, SourceColumn, SqlLineage, sql_lineage
 
 __all__ = [
     "LINEAGE_PATH",
@@ -33,7 +34,10 @@ __all__ = [
     "IngestResult",
     "JobKind",
     "MalformedEvent",
+    "OutputColumn",
     "Rejection",
+    "SourceColumn",
+    "SqlLineage",
     "create_receiver_app",
     "default_client",
     "emit",
@@ -44,6 +48,7 @@ __all__ = [
     "parse_text",
     "quality_metrics",
     "run_event",
+    "sql_lineage",
     "stable_run_id",
 ]
 

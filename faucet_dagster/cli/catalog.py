@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from faucet_core.catalog import (
@@ -101,18 +102,32 @@ def _cmd_datasets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _edge_line(edge: Edge, *, upstream: bool) -> str:
+def _edge_line(edge: Edge, *, upstream: bool, inferred: Any = None) -> str:
     other = edge.source_uri if upstream else edge.sink_uri
     other_id = edge.source_id if upstream else edge.sink_id
     arrow = "<-" if upstream else "->"
     head = f"  {arrow} {other_id} {other} (by {edge.job}, run {edge.run_id or '-'})"
     if edge.column_lineage is None:
-        return head + "\n      column lineage: unknown (opaque)"
+        return head + "\n      column lineage: unknown (opaque)" + _inferred_lines(inferred)
     lineage = edge.column_lineage
     pairs = [f"{out} <- {_inputs(ins)}" for out, ins in sorted(lineage.fields.items())]
     if lineage.dataset:
         pairs.append(f"(every column) <- {_inputs(lineage.dataset)}")
     return head + "\n      " + ("; ".join(pairs) if pairs else "column lineage: reads no column")
+
+
+def _inferred_lines(inferred: Any) -> str:
+    """The lineage inferred from the profiles for an opaque edge (never declared)."""
+    if inferred is None or not inferred.runs:
+        return ""
+    confident = inferred.confident
+    head = f"\n      inferred from {inferred.runs} profiled run(s), not declared:"
+    if not confident:
+        return head + " no confident candidate (the edge stays unknown)"
+    return head + "".join(
+        f"\n        {c.column} <- {c.source} ({c.confidence:.2f}: {c.evidence.text()})"
+        for c in confident
+    )
 
 
 def _inputs(inputs: tuple[ColumnInput, ...]) -> str:
@@ -128,7 +143,11 @@ def _owners(entry: DatasetEntry) -> str:
     return ", ".join(map(str, entry.owner_sources)) or "-"
 
 
-def render_detail(detail: DatasetDetail) -> str:
+def render_detail(
+    detail: DatasetDetail, inferred: Mapping[tuple[str, str], Any] | None = None
+) -> str:
+    """``inferred``: ``{(source id, sink id): InferredEdge}`` for opaque edges."""
+    found = inferred or {}
     d = detail.dataset
     lines = [f"{d.id} {d.uri}", f"  owners: {_owners(d)}"]
     if d.schema is None:
@@ -141,9 +160,15 @@ def render_detail(detail: DatasetDetail) -> str:
         cols = ", ".join(c.columns) or "every column"
         lines.append(f"    {c.name} ({c.kind or '-'}) contact {c.contact or '-'} reads {cols}")
     lines.append(f"  upstream: {len(detail.upstream)} edge(s)")
-    lines.extend(_edge_line(e, upstream=True) for e in detail.upstream)
+    lines.extend(
+        _edge_line(e, upstream=True, inferred=found.get((e.source_id, e.sink_id)))
+        for e in detail.upstream
+    )
     lines.append(f"  downstream: {len(detail.downstream)} edge(s)")
-    lines.extend(_edge_line(e, upstream=False) for e in detail.downstream)
+    lines.extend(
+        _edge_line(e, upstream=False, inferred=found.get((e.source_id, e.sink_id)))
+        for e in detail.downstream
+    )
     for snap in detail.contracts:
         assert snap.contract is not None
         lines.append(
@@ -200,10 +225,18 @@ def _profile_lines(detail: DatasetDetail) -> list[str]:
 def _cmd_show(args: argparse.Namespace) -> int:
     with open_catalog(args) as catalog:
         detail = catalog.detail(args.dataset)
+        opaque = [e for e in (*detail.upstream, *detail.downstream) if e.column_lineage is None]
+        inferred = {(e.source_id, e.sink_id): catalog.inferred_lineage(e) for e in opaque}
     if args.json:
-        print(json.dumps(detail.to_dict(), indent=2, default=str))
+        data = detail.to_dict()
+        for side in ("upstream", "downstream"):
+            for item in data[side]:
+                got = inferred.get((item["source"]["id"], item["sink"]["id"]))
+                if got is not None:
+                    item["inferred_lineage"] = got.to_dict()
+        print(json.dumps(data, indent=2, default=str))
     else:
-        print(render_detail(detail))
+        print(render_detail(detail, inferred))
     return 0
 
 

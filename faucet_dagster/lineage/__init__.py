@@ -27,12 +27,14 @@ from faucet_dagster.lineage.sensor import (
     build_lineage_sensor,
     build_openlineage_sensor,
 )
+from faucet_dagster.lineage.sql import FAUCET_LINEAGE_KEY, sql_lineage_metadata
 
 __all__ = [
     "CONTRACT_KEY",
     "DAGSTER_NAMESPACE",
     "DATASET_KEY",
     "DEFAULT_SENSOR_NAME",
+    "FAUCET_LINEAGE_KEY",
     "URI_KEY",
     "SyncSummary",
     "asset_dataset",
@@ -45,5 +47,6 @@ __all__ = [
     "contract_of",
     "materialization_events",
     "record_materialization_lineage",
+    "sql_lineage_metadata",
     "sync_definitions",
 ]

@@ -36,6 +36,7 @@ from faucet_dagster.lineage.mapping import (
     owners_of,
     schema_of,
 )
+from faucet_dagster.lineage.sql import FAUCET_LINEAGE_KEY, faucet_lineage_of
 
 __all__ = [
     "CatalogWrite",
@@ -93,11 +94,19 @@ def asset_run_record(
 
     parents = sorted(k for k in node.parent_keys if k != key)
     inputs = tuple(Observation(dataset_of_key(graph, p)) for p in parents)
+    column_lineage = column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k))
+    dataset_lineage: tuple[Any, ...] = ()
+    if FAUCET_LINEAGE_KEY in event:
+        # the SQL the run executed (sql_lineage_metadata): typed, with the row-deciding
+        # columns; a table it could not follow is left out, so its edge stays opaque
+        derived = faucet_lineage_of(event[FAUCET_LINEAGE_KEY], lambda k: dataset_of_key(graph, k))
+        column_lineage, dataset_lineage = derived if derived is not None else (None, ())
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
         schema=schema_of(pick(_SCHEMA)) if with_schema else None,
         owners=owners_of(key, node.owners, definition),  # the code's: none clears it
-        column_lineage=column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k)),
+        column_lineage=column_lineage,
+        dataset_lineage=dataset_lineage,
     )
     return RunRecord(
         job=asset_job(key),
