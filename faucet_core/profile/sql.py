@@ -10,8 +10,9 @@
    On PostgreSQL (a dialect with :attr:`~SqlDialect.hash64`) distinct and the quantiles
    leave that query so that it keeps a parallel plan: a large column's distinct is a
    HyperLogLog computed in SQL (:mod:`faucet_core.profile.sql_hll`), a small one is
-   counted exactly, and p50 / p95 come from one more statement, on a Bernoulli sample
-   once a column has more than :data:`EXACT_QUANTILES_UP_TO` values;
+   counted exactly. On PostgreSQL and DuckDB (:attr:`~SqlDialect.sample`) p50 / p95 come
+   from one more statement, on a Bernoulli sample once a column has more than
+   :data:`EXACT_QUANTILES_UP_TO` values (an exact quantile holds every value in memory);
 3. for each categorical column (distinct at most ``categorical_max_distinct``), not
    classified, ``GROUP BY col ORDER BY count DESC LIMIT categorical_max_distinct + 1``.
 
@@ -140,8 +141,8 @@ def profile_sql(table: SqlTable, config: ProfilingConfig | None = None) -> Table
 
     Agrees with :func:`faucet_core.profile` on the same rows: exact row, null and type
     counts, min, max and string lengths; mean and stddev to float precision; p50 / p95
-    exact on DuckDB (on PostgreSQL up to 100,000 values per column, then from a sample
-    within the in-memory sketch's error); distinct exact below 100,000 values and within
+    exact on DuckDB and PostgreSQL up to 100,000 values per column, then from a sample
+    within the in-memory sketch's error; distinct exact below 100,000 values and within
     HyperLogLog error above; top values exact. See docs/sql.md for every dialect.
     """
     if not is_sql_table(table):
@@ -270,7 +271,8 @@ class _Run:
         # The in-memory profiler over no rows picks the columns (config.columns, exclude,
         # max_columns), their order, and the labels the policy gives by name.
         seed_profiler = Profiler(self.config)
-        seed_profiler.add_columns(0, [(n, pa.array([], pa.null())) for n in self.types])
+        # pa.nulls, not pa.array: pa.array imports pandas (~0.8 s) to check for its types
+        seed_profiler.add_columns(0, [(n, pa.nulls(0)) for n in self.types])
         seed = seed_profiler.finish()
         columns = [
             _Column(name, _kind_of(self.types[name]), self.table.c[name], set(col.classified))

@@ -207,6 +207,13 @@ def _pg_fraction_chars(micros: Expr) -> Expr:
     return table[index]
 
 
+def _duckdb_sample(table: Any, percent: float) -> Any:
+    # USING SAMPLE p% (bernoulli, seed): DuckDB reads a bare TABLESAMPLE bernoulli(p) as
+    # a count of rows, and SQLAlchemy's tablesample() wraps a non-function in system()
+    clause = f"USING SAMPLE {float(percent):.6f}% (bernoulli, {_SAMPLE_SEED})"
+    return sa.select(*table.c).select_from(table).suffix_with(clause).subquery("sampled")
+
+
 def _bit_or_set(expr: Expr) -> Expr:
     return sa.func.bit_or(sa.literal(1, sa.BigInteger).op("<<")(expr), type_=sa.BigInteger)
 
@@ -302,6 +309,7 @@ DUCKDB = SqlDialect(
     json_kind=_duckdb_json_kind,
     tested=True,
     quantiles=lambda e, qs: sa.func.quantile_disc(e, _shifted(qs)),
+    sample=_duckdb_sample,
 )
 
 POSTGRESQL = SqlDialect(

@@ -109,3 +109,47 @@ def test_the_estimator_on_known_hashes(n: int) -> None:
 def test_the_bounds_are_what_the_docs_say() -> None:
     assert sql_module.EXACT_DISTINCT_BELOW == 100_000
     assert sql_module.EXACT_QUANTILES_UP_TO == 100_000
+
+
+_DUCKDB_TABLE = f"""
+CREATE TABLE big AS
+SELECT g AS id, ln(g::DOUBLE) * 100 AS x, g % 7 AS small
+FROM range(1, {ROWS} + 1) t(g)
+"""
+
+_NO_PANDAS = """
+import sys
+import sqlalchemy as sa
+from faucet_core.profile import SqlTable, profile_sql
+engine = sa.create_engine("duckdb:///" + sys.argv[1])
+sent = []
+sa.event.listen(engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+prof = profile_sql(SqlTable(engine, "big"))
+sampled = any("USING SAMPLE" in s for s in sent)
+print(prof["x"].numeric.p50, prof["x"].numeric.p95, "pandas" in sys.modules, sampled)
+"""
+
+
+def test_duckdb_quantiles_of_a_large_table_come_from_a_sample(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    import duckdb
+
+    path = tmp_path / "big.duckdb"
+    with duckdb.connect(str(path)) as conn:
+        conn.execute(_DUCKDB_TABLE)
+    # a fresh process: no pandas imported on the way (pa.array would import it)
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_PANDAS, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    p50, p95, pandas, sampled = done.stdout.split()
+    assert (pandas, sampled) == ("False", "True")
+    xs = np.log(np.arange(1, ROWS + 1, dtype=np.float64)) * 100
+    for q, got in ((0.5, float(p50)), (0.95, float(p95))):
+        rank = np.searchsorted(xs, got, side="left") / ROWS
+        assert abs(rank - q) <= 0.0133, (q, rank)
