@@ -264,6 +264,8 @@ class _Run:
         )
         self.types = dict(reflected)
         self.source = table
+        self._grouped: dict[str, list[Any]] = {}
+        """Every group of a column counted by its top-values query ahead of time."""
 
     def profile(self) -> TableProfile:
         from faucet_core.profile.profiler import Profiler
@@ -341,6 +343,7 @@ class _Run:
             (i, c)
             for i, c in enumerate(columns)
             if c.counted is not None
+            and c.name not in self._grouped  # counted exactly from every group already
             and int(stats.get(f"c{i}_distinct") or 0) < EXACT_DISTINCT_BELOW
         ]
         if not small:
@@ -381,11 +384,41 @@ class _Run:
                 continue
             hint = hints.get(column.name)
             if hint is not None and (hint if hint > 0 else -hint * rows) < _HINTED_SMALL:
-                continue  # counted exactly by _exact_small_distincts
+                groups = self._categorical_groups(i, column, stats, hint, rows)
+                if groups is not None:  # every value counted: the distinct is exact
+                    found[f"c{i}_distinct"] = groups
+                continue  # else counted exactly by _exact_small_distincts
             hashed = hash64(column.counted, _HASH_FAMILY.get(column.kind, "other"))
             query = sql_hll.registers_query(self.table, column.counted, hashed)
             found[f"c{i}_distinct"] = sql_hll.estimate(self.conn.execute(query))
         return {**stats, **found}
+
+    def _categorical_groups(
+        self, i: int, column: _Column, stats: Mapping[str, Any], hint: float, rows: int
+    ) -> int | None:
+        """For a column the planner puts at most ``categorical_max_distinct`` values, its
+        top-values query run now: when it returns every group and no value is left out
+        (no NaN or infinity, no text over the tracked length), the number of groups is the
+        exact distinct, and the groups are kept for the top values. None otherwise: the
+        query is not run (a classified column's values never leave the database)."""
+        cutoff = self.params.categorical_max_distinct
+        if (
+            (hint if hint > 0 else -hint * rows) > cutoff
+            or column.labels
+            or self.params.top_values <= 0
+            or column.kind not in _GROUP_COUNTED
+        ):
+            return None
+        if column.kind is _Kind.TEXT and int(stats.get(f"c{i}_len_max") or 0) > (
+            MAX_TRACKED_VALUE_CHARS
+        ):
+            return None
+        grouped, count, limit = self._groups(column)
+        found = list(self.conn.execute(grouped.order_by(count.desc()).limit(limit)))
+        if len(found) > cutoff:
+            return None
+        self._grouped[column.name] = found
+        return len(found)
 
     def _sampled_quantiles(
         self, columns: list[_Column], stats: Mapping[str, Any]
@@ -516,11 +549,10 @@ class _Run:
         return None
 
     # -- 3. top values ---------------------------------------------------------------------
-    def _top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
-        k = self.params.top_values
+    def _groups(self, column: _Column) -> tuple[Any, Any, int]:
+        """(the GROUP BY of a column's trackable values with their counts, the count, and
+        the row limit that returns every group of a categorical column)."""
         d, c, kind = self.dialect, column.expr, column.kind
-        if kind in _NESTED:
-            return self._nested_top_values(column, rows)
         value = sa.cast(c, sa.Text) if kind is _Kind.OTHER else c
         conditions = [value.is_not(None)]
         if self._specials(kind) and d.is_nan is not None and d.is_inf is not None:
@@ -529,11 +561,20 @@ class _Run:
             conditions.append(d.char_length(value) <= MAX_TRACKED_VALUE_CHARS)
         count = sa.func.count().label("n")
         base = sa.select(value.label("v"), count).select_from(self.table).where(*conditions)
-        grouped = base.group_by(value)
+        limit = max(self.params.top_values, self.params.categorical_max_distinct) + 1
+        return base.group_by(value), count, limit
+
+    def _top_values(self, column: _Column, rows: int) -> tuple[TopValue, ...]:
+        k = self.params.top_values
+        kind = column.kind
+        if kind in _NESTED:
+            return self._nested_top_values(column, rows)
+        grouped, count, limit = self._groups(column)
         # every group of a categorical column (at most categorical_max_distinct): the tie
         # at the cut is then known without a second query
-        limit = max(k, self.params.categorical_max_distinct) + 1
-        found: list[Any] = list(self.conn.execute(grouped.order_by(count.desc()).limit(limit)))
+        found = self._grouped.get(column.name)
+        if found is None:
+            found = list(self.conn.execute(grouped.order_by(count.desc()).limit(limit)))
         if len(found) == limit and found[k][1] == found[k - 1][1]:  # a tie at the cut: all
             having = grouped.having(sa.func.count() >= found[k - 1][1])
             found = list(self.conn.execute(having))
@@ -667,6 +708,16 @@ class _Run:
 
 
 _QUANTILES = (0.5, 0.95)
+_GROUP_COUNTED = (
+    _Kind.INTEGER,
+    _Kind.BOOLEAN,
+    _Kind.TEXT,
+    _Kind.DATE,
+    _Kind.TIMESTAMP,
+    _Kind.TIMESTAMPTZ,
+    _Kind.TIME,
+)
+"""Kinds whose top-values query counts every non-null value (no NaN, no cast to text)."""
 _HINTED_SMALL = EXACT_DISTINCT_BELOW // 4
 """A column the planner's statistics put below this many distinct values is counted exactly
 without a HyperLogLog first."""

@@ -61,9 +61,14 @@ def test_distinct_is_the_hyperloglog_within_its_error(loaded) -> None:  # type: 
 
 
 def test_columns_below_the_bound_are_exact(loaded) -> None:  # type: ignore[no-untyped-def]
-    prof, *_ = loaded
+    prof, _exact, _xs, sent = loaded
     assert prof["mid"].distinct == 60_000
+    assert any("SELECT DISTINCT big.mid" in s for s in sent)
     assert prof["small"].distinct == 7
+    # a categorical column by the planner's statistics: counted from its top-values groups,
+    # in one query
+    assert not any("SELECT DISTINCT big.small" in s for s in sent)
+    assert sum("GROUP BY big.small" in s for s in sent) == 1
     # 150,000 = 7 * 21,428 + 4: values 1..4 once more; ties by JSON text
     assert [t.value for t in prof["small"].top_values] == [1, 2, 3, 4, 0, 5, 6]
     assert [t.count for t in prof["small"].top_values] == [21_429] * 4 + [21_428] * 3
