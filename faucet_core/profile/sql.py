@@ -141,7 +141,7 @@ def profile_sql(table: SqlTable, config: ProfilingConfig | None = None) -> Table
 
     Agrees with :func:`faucet_core.profile` on the same rows: exact row, null and type
     counts, min, max and string lengths; mean and stddev to float precision; p50 / p95
-    exact on DuckDB and PostgreSQL up to 100,000 values per column, then from a sample
+    exact on DuckDB and PostgreSQL below 400,000 values per column, then from a sample
     within the in-memory sketch's error; distinct exact below 100,000 values and within
     HyperLogLog error above; top values exact. See docs/sql.md for every dialect.
     """
@@ -232,10 +232,11 @@ def _first_line(exc: BaseException) -> str:
 # -- the profile ---------------------------------------------------------------------------------
 EXACT_DISTINCT_BELOW = 100_000
 """Below this many (approximately counted) distinct values a column's distinct is exact."""
-EXACT_QUANTILES_UP_TO = 100_000
-"""Up to this many finite values in every numeric column, p50 / p95 are exact."""
 QUANTILE_SAMPLE_ROWS = 200_000
-"""Above that, the quantiles come from a Bernoulli sample of about this many rows."""
+"""A large column's quantiles come from a Bernoulli sample of at least about this many of
+its values (up to twice as many)."""
+EXACT_QUANTILES_UP_TO = 2 * QUANTILE_SAMPLE_ROWS
+"""Up to this many finite values in a numeric column, its p50 / p95 are exact."""
 
 
 @dataclass
@@ -423,34 +424,44 @@ class _Run:
     def _sampled_quantiles(
         self, columns: list[_Column], stats: Mapping[str, Any]
     ) -> Mapping[str, Any]:
-        """p50 / p95 in one more statement, for dialects that can sample: exact (the whole
-        table) while every numeric column has at most :data:`EXACT_QUANTILES_UP_TO` finite
-        values, else over a Bernoulli sample of about :data:`QUANTILE_SAMPLE_ROWS` rows
-        (an exact sort of every value is the most expensive part of the aggregate query and
-        keeps it from a parallel plan; the sample's rank error, about +-0.2 % at 99 %
-        confidence, is well inside the in-memory profiler's KLL error of +-1.3 %)."""
+        """p50 / p95 after the aggregate query, for dialects that can sample: exact (over the
+        whole table) for every numeric column with at most :data:`EXACT_QUANTILES_UP_TO`
+        finite values, else over a Bernoulli sample that holds about
+        :data:`QUANTILE_SAMPLE_ROWS` (up to twice that) of the column's values. An exact
+        quantile sorts, and holds, every value; the sample's rank error, about +-0.2 % at
+        99 % confidence, is well inside the in-memory profiler's KLL error of +-1.3 %.
+        Columns of similar counts share a statement (rates in powers of two)."""
         d = self.dialect
         wanted = [(i, c) for i, c in enumerate(columns) if c.finite is not None]
         if d.sample is None or not wanted:
             return stats
-        rows = int(stats["rows"])
-        largest = max(int(stats[f"c{i}_n"] or 0) for i, _ in wanted)
-        source: Any = self.table
-        if largest > EXACT_QUANTILES_UP_TO and rows:
-            source = d.sample(self.table, min(100.0, 100.0 * QUANTILE_SAMPLE_ROWS / rows))
-        adapt = sql_util.ClauseAdapter(source).traverse if source is not self.table else None
-        exprs = []
+        by_rate: dict[float, list[tuple[int, _Column]]] = {}
         for i, c in wanted:
-            finite = adapt(c.finite) if adapt is not None else c.finite
-            if d.quantiles is not None:
-                exprs.append(d.quantiles(finite, _QUANTILES).label(f"c{i}_qs"))
-            else:
-                exprs += [
-                    d.quantile(finite, _QUANTILES[0]).label(f"c{i}_p50"),
-                    d.quantile(finite, _QUANTILES[1]).label(f"c{i}_p95"),
-                ]
-        found = self.conn.execute(sa.select(*exprs).select_from(source)).mappings().one()
-        return {**stats, **dict(found)}
+            n = int(stats[f"c{i}_n"] or 0)
+            rate = 100.0
+            if n >= EXACT_QUANTILES_UP_TO:
+                # the largest 100 / 2**j percent at or above 100 * QUANTILE_SAMPLE_ROWS / n
+                exponent = math.floor(math.log2(n / QUANTILE_SAMPLE_ROWS))
+                rate = 100.0 / 2 ** max(0, exponent)
+            by_rate.setdefault(rate, []).append((i, c))
+        found: dict[str, Any] = {}
+        for rate, group in sorted(by_rate.items()):
+            source: Any = self.table if rate >= 100.0 else d.sample(self.table, rate)
+            exprs = []
+            for i, c in group:
+                finite = c.finite
+                if source is not self.table:
+                    finite = sql_util.ClauseAdapter(source).traverse(finite)
+                if d.quantiles is not None:
+                    exprs.append(d.quantiles(finite, _QUANTILES).label(f"c{i}_qs"))
+                else:
+                    exprs += [
+                        d.quantile(finite, _QUANTILES[0]).label(f"c{i}_p50"),
+                        d.quantile(finite, _QUANTILES[1]).label(f"c{i}_p95"),
+                    ]
+            query = sa.select(*exprs).select_from(source)
+            found.update(self.conn.execute(query).mappings().one())
+        return {**stats, **found}
 
     def _aggregates(self, columns: list[_Column]) -> Mapping[str, Any]:
         d = self.dialect

@@ -15,7 +15,7 @@ from faucet_core.profile import SqlTable, profile_sql, sql_hll
 from faucet_core.profile import sql as sql_module
 from faucet_core.profile.sql_dialects import _FRACTION_TABLE
 
-ROWS = 150_000  # past EXACT_DISTINCT_BELOW and EXACT_QUANTILES_UP_TO
+ROWS = 150_000  # past EXACT_DISTINCT_BELOW
 
 _TABLE = """
 CREATE TABLE big AS
@@ -29,8 +29,23 @@ FROM generate_series(1, {rows}) g
 """
 
 
+_SAMPLE_ROWS = 20_000  # QUANTILE_SAMPLE_ROWS for these tables: their quantiles are sampled
+
+
 @pytest.fixture(scope="module")
 def loaded(postgres_url_module: str):  # type: ignore[no-untyped-def]
+    saved = sql_module.QUANTILE_SAMPLE_ROWS, sql_module.EXACT_QUANTILES_UP_TO
+    sql_module.QUANTILE_SAMPLE_ROWS, sql_module.EXACT_QUANTILES_UP_TO = (
+        _SAMPLE_ROWS,
+        2 * _SAMPLE_ROWS,
+    )
+    try:
+        yield from _loaded(postgres_url_module)
+    finally:
+        sql_module.QUANTILE_SAMPLE_ROWS, sql_module.EXACT_QUANTILES_UP_TO = saved
+
+
+def _loaded(postgres_url_module: str):  # type: ignore[no-untyped-def]
     engine = sa.create_engine(postgres_url_module)
     with engine.begin() as conn:
         conn.exec_driver_sql(_TABLE.format(rows=ROWS))
@@ -76,7 +91,8 @@ def test_columns_below_the_bound_are_exact(loaded) -> None:  # type: ignore[no-u
 
 def test_quantiles_from_the_sample_are_within_kll_error(loaded) -> None:  # type: ignore[no-untyped-def]
     prof, _exact, xs, sent = loaded
-    assert any("TABLESAMPLE bernoulli" in s for s in sent)
+    # QUANTILE_SAMPLE_ROWS lowered to 20,000 for this module: 135,000 values, a 25 % sample
+    assert any("TABLESAMPLE bernoulli(" in s and "REPEATABLE" in s for s in sent)
     n = len(xs)
     for q, got in ((0.5, prof["x"].numeric.p50), (0.95, prof["x"].numeric.p95)):
         rank = np.searchsorted(xs, got, side="left") / n
@@ -113,7 +129,6 @@ def test_the_estimator_on_known_hashes(n: int) -> None:
 
 def test_the_bounds_are_what_the_docs_say() -> None:
     assert sql_module.EXACT_DISTINCT_BELOW == 100_000
-    assert sql_module.EXACT_QUANTILES_UP_TO == 100_000
 
 
 _DUCKDB_TABLE = f"""
@@ -126,6 +141,8 @@ _NO_PANDAS = """
 import sys
 import sqlalchemy as sa
 from faucet_core.profile import SqlTable, profile_sql
+from faucet_core.profile import sql as sql_module
+sql_module.QUANTILE_SAMPLE_ROWS, sql_module.EXACT_QUANTILES_UP_TO = 20_000, 40_000
 engine = sa.create_engine("duckdb:///" + sys.argv[1])
 sent = []
 sa.event.listen(engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
