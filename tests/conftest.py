@@ -32,8 +32,7 @@ def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
     return f"sqlite:///{tmp_path / 'faucet.db'}"
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
+def _fresh_postgres_schema() -> Iterator[str]:
     """A PostgreSQL URL whose search_path is a fresh schema, dropped afterwards."""
     base = make_url(_postgres_base_url())
     if base.drivername == "postgresql":
@@ -49,6 +48,18 @@ def postgres_url() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema, dropped afterwards."""
+    yield from _fresh_postgres_schema()
+
+
+@pytest.fixture(scope="module")
+def postgres_url_module() -> Iterator[str]:
+    """As :func:`postgres_url`, one schema shared by a test module (a large table loaded once)."""
+    yield from _fresh_postgres_schema()
 
 
 @pytest.fixture(params=["sqlite", "postgres"], ids=["sqlite", "postgres"])

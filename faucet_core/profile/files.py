@@ -110,15 +110,31 @@ def _parquet(p: Path) -> Any:
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(p)
+        # No pre-buffering (it reads a whole row group's column chunks, and with the
+        # default read-ahead most of the file, before the first batch), and column
+        # chunks streamed in pieces: peak memory stays bounded by the batch, not the file.
+        pf = pq.ParquetFile(p, pre_buffer=False, buffer_size=_PARQUET_READ_BUFFER)
         schema = pf.schema_arrow
     except (pa.ArrowException, ValueError) as exc:
         raise ProfilingInputError(
             f"{p}: not a readable Parquet file ({_first_line(exc)}); check that it is "
             "Parquet and complete, or give it the extension of its real format"
         ) from None
-    batches = _guarded(p, iter(pf.iter_batches(batch_size=ARROW_BATCH_ROWS)), "Parquet data")
+    batches = _guarded(p, _parquet_batches(pf), "Parquet data")
     return pa.RecordBatchReader.from_batches(schema, batches)
+
+
+_PARQUET_READ_BUFFER = 1 << 20
+"""Bytes read from the file at a time per column chunk (0 would read each chunk whole)."""
+
+
+def _parquet_batches(pf: Any) -> Iterator[Any]:
+    """The file's batches, one row group at a time: the reader holds only the row group
+    it is decoding (one reader over the whole file reads ahead across row groups)."""
+    for group in range(pf.metadata.num_row_groups):
+        yield from pf.iter_batches(
+            batch_size=ARROW_BATCH_ROWS, row_groups=[group], use_threads=False
+        )
 
 
 def _arrow_ipc(p: Path) -> Any:

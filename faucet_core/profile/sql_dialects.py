@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, Grouping
 from sqlalchemy.sql.functions import FunctionElement
 
 __all__ = [
@@ -83,6 +83,27 @@ class SqlDialect:
     tested: bool = False
     quantiles: Callable[[Expr, Sequence[float]], Expr] | None = None
     """Several quantiles in one aggregate (one sort), as an array; None: one per quantile."""
+    hash64: Callable[[Expr, str], Expr] | None = None
+    """A 64-bit hash of a value, given the value and its family (``integer``, ``float``,
+    ``decimal``, ``timestamp``, ``timestamptz``, ``other``): the distinct count of a large
+    table then comes from a HyperLogLog computed in SQL (see ``profile.sql_hll``) instead
+    of ``count(DISTINCT)``; None: the dialect's :attr:`distinct`."""
+    distinct_hints: Callable[[Any, str, str | None], dict[str, float]] | None = None
+    """The planner's distinct estimates of a table's columns (a count, or minus a fraction
+    of the rows), from its statistics: a column they put well below the exact bound skips
+    the HyperLogLog and is counted exactly at once (a hint only: every figure is still
+    computed)."""
+    sample: Callable[[Any, float], Any] | None = None
+    """A repeatable Bernoulli sample of about ``percent`` % of a table's rows (a FROM
+    clause); None: quantiles are computed in the aggregate query, over every value."""
+    fraction_chars: Callable[[Expr], Expr] | None = None
+    """Characters the fraction of a second adds to ISO text ('' or '.' and up to 6 digits
+    without trailing zeros), from the microseconds (0..999,999) as a BIGINT, referring to
+    them once; None: a CASE ladder that evaluates them up to six times per row."""
+    length_set: Callable[[Expr], Expr] | None = None
+    """An aggregate of small non-negative integers (under 63) into the bit set of the values
+    present (``bit_or(1 << x)``): a temporal column's text lengths take their sum and this
+    set (two evaluations of the per-row length) instead of min, max and sum (three)."""
 
 
 # -- shared pieces --------------------------------------------------------------------------
@@ -117,6 +138,84 @@ def _inf_literal(expr: Expr) -> Expr:
 
 def _extract_micros(expr: Expr) -> Expr:
     return sa.extract("microseconds", expr)
+
+
+def _pg_micros(expr: Expr) -> Expr:
+    # date_part is double precision (exact for whole microseconds below 60 seconds);
+    # EXTRACT is numeric from PostgreSQL 14 on, several times slower per row
+    return sa.func.date_part("microseconds", expr, type_=sa.Float(53))
+
+
+_SAMPLE_SEED = 26
+
+
+def _pg_distinct_hints(conn: Any, name: str, schema: str | None) -> dict[str, float]:
+    stats = sa.table(
+        "pg_stats",
+        sa.column("schemaname"),
+        sa.column("tablename"),
+        sa.column("attname"),
+        sa.column("n_distinct"),
+        schema="pg_catalog",
+    )
+    where = stats.c.schemaname == (schema if schema is not None else sa.func.current_schema())
+    query = sa.select(stats.c.attname, stats.c.n_distinct).where(stats.c.tablename == name, where)
+    return {str(column): float(n) for column, n in conn.execute(query) if n is not None}
+
+
+_PG_HASHES: dict[str, tuple[str, Any]] = {
+    "integer": ("hashint8extended", sa.BigInteger()),
+    "float": ("hashfloat8extended", sa.Float(53)),
+    "decimal": ("hash_numeric_extended", sa.Numeric()),
+    "timestamp": ("timestamp_hash_extended", None),
+    "timestamptz": ("timestamptz_hash_extended", None),
+}
+
+
+def _pg_hash64(expr: Expr, family: str) -> Expr:
+    name, cast = _PG_HASHES.get(family, ("hashtextextended", sa.Text()))
+    value = expr if cast is None else sa.cast(expr, cast)
+    hashed: Expr = getattr(sa.func, name)(value, sa.literal(0, sa.BigInteger), type_=sa.BigInteger)
+    return hashed
+
+
+def _pg_sample(table: Any, percent: float) -> Any:
+    return sa.tablesample(table, sa.func.bernoulli(percent), seed=sa.literal(_SAMPLE_SEED))
+
+
+def _fraction_table() -> list[int]:
+    """Fraction characters by gcd(micros, 10**6) % 73: the gcd is 2**a * 5**b (a, b <= 6;
+    10**6 only for 0 micros), its trailing decimal zeros min(a, b), and 73 the smallest
+    modulus that tells all 49 such divisors apart."""
+    table = [0] * 73
+    for a in range(7):
+        for b in range(7):
+            divisor = 2**a * 5**b
+            table[divisor % 73] = 0 if divisor == 10**6 else 7 - min(a, b)
+    return table
+
+
+_FRACTION_TABLE = _fraction_table()
+
+
+def _pg_fraction_chars(micros: Expr) -> Expr:
+    # one evaluation of the microseconds per row (gcd: PostgreSQL 13 and later)
+    table = Grouping(
+        sa.cast(sa.literal(_FRACTION_TABLE, sa.ARRAY(sa.Integer)), sa.ARRAY(sa.Integer))
+    )
+    index = sa.func.gcd(micros, sa.literal(1_000_000, sa.BigInteger)) % 73 + 1
+    return table[index]
+
+
+def _duckdb_sample(table: Any, percent: float) -> Any:
+    # USING SAMPLE p% (bernoulli, seed): DuckDB reads a bare TABLESAMPLE bernoulli(p) as
+    # a count of rows, and SQLAlchemy's tablesample() wraps a non-function in system()
+    clause = f"USING SAMPLE {float(percent):.6f}% (bernoulli, {_SAMPLE_SEED})"
+    return sa.select(*table.c).select_from(table).suffix_with(clause).subquery("sampled")
+
+
+def _bit_or_set(expr: Expr) -> Expr:
+    return sa.func.bit_or(sa.literal(1, sa.BigInteger).op("<<")(expr), type_=sa.BigInteger)
 
 
 _INTEGER_TEXT = r"^-?[0-9]+$"
@@ -210,6 +309,7 @@ DUCKDB = SqlDialect(
     json_kind=_duckdb_json_kind,
     tested=True,
     quantiles=lambda e, qs: sa.func.quantile_disc(e, _shifted(qs)),
+    sample=_duckdb_sample,
 )
 
 POSTGRESQL = SqlDialect(
@@ -224,11 +324,16 @@ POSTGRESQL = SqlDialect(
     is_nan=_special("NaN"),
     is_inf=_inf_literal,
     decimal_nan=True,
-    micros=_extract_micros,
+    micros=_pg_micros,
     json_text=_to_json_text,
     json_kind=_pg_json_kind,
     tested=True,
     quantiles=_percentile_disc_array,
+    hash64=_pg_hash64,
+    distinct_hints=_pg_distinct_hints,
+    sample=_pg_sample,
+    fraction_chars=_pg_fraction_chars,
+    length_set=_bit_or_set,
 )
 
 SNOWFLAKE = SqlDialect(
