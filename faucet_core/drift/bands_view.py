@@ -12,10 +12,10 @@ table_tail`), as the budget stage does — the same band
 :func:`~faucet_core.drift.detect_drift` compares the value with, not a copy of it.
 
 What the band is not: the rules that clear a candidate finding afterwards (the same
-weekday, one record, an extreme the baseline has seen, a calm day of readings) are not
-applied, so a value can sit outside its band without a finding; ``SeriesBand.outside``
-says the band alone would have flagged it. The row count is judged against its weekday
-when the history follows the week, as the detector judges it.
+weekday, an extreme the baseline has seen or the run's own draws explain, a calm day of
+readings) are not applied, so a value can sit outside its band without a finding;
+``SeriesBand.outside`` says the band alone would have flagged it. The row count is
+judged against its weekday when the history follows the week, as the detector judges it.
 
 Pure: no I/O.
 """

@@ -75,7 +75,7 @@ def test_the_full_messages_stay_in_the_markdown(drifted: ProfilingOutcome, sqlit
     )
     assert lines[7] == (
         '- `region.new_value`: value "latam" is 12.5% of the run; never among the top values '
-        "in 10 baseline runs; also string_length (len_max, len_mean)"
+        "in 10 baseline runs; also string_length (len_mean)"
     )
     assert lines[6] == (
         "- `amount.null_rate`: null_rate 40.2% vs baseline mean 1.2% — 34.9 sigma (sampling over "

@@ -79,7 +79,7 @@ def test_json_output(ingested: str, capsys: pytest.CaptureFixture[str]) -> None:
         [
             "id", "uri", "namespace", "name", "owners", "owner_sources", "schema",
             "schema_run_id", "upstream", "downstream", "last_run_at", "updated_at", "consumers",
-            "runs", "contracts", "profile",
+            "runs", "contracts", "profile", "schema_history",
         ]
     )  # fmt: skip
     assert detail["profile"] == {"latest": None, "history": []}
