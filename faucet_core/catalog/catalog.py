@@ -20,6 +20,7 @@ from faucet_core.catalog.model import (
     DatasetEntry,
     DatasetProfileRun,
     DatasetRef,
+    DatasetSummary,
     Edge,
     LatestOutcome,
     OwnerSource,
@@ -37,6 +38,7 @@ from faucet_core.catalog.read import (
     runs_of,
     schema_history_of,
     snapshots_of,
+    summaries,
 )
 from faucet_core.catalog.uri import (
     ID_LENGTH,
@@ -229,6 +231,13 @@ class Catalog:
         """Every dataset, sorted by URI, with its edge counts and last written run."""
         with self._reading() as conn:
             return entries(conn)
+
+    def dataset_summaries(self) -> list[DatasetSummary]:
+        """Every dataset, sorted by URI, with what a list of them shows (its owners and
+        last written run), read without its schema, edge counts or owner sources: the
+        cheap read for a list of thousands (:meth:`datasets` has the rest)."""
+        with self._reading() as conn:
+            return summaries(conn)
 
     def dataset(self, ref: str) -> DatasetEntry:
         with self._reading() as conn:

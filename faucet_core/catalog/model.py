@@ -439,6 +439,19 @@ class DatasetProfileRun:
 
 
 @dataclass(frozen=True)
+class DatasetSummary:
+    """What a list of every dataset shows: no schema, edge counts or owner sources (see
+    :meth:`~faucet_core.catalog.Catalog.dataset_summaries`)."""
+
+    id: str
+    uri: str
+    namespace: str
+    name: str
+    owners: tuple[str, ...]
+    last_run_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
 class LatestOutcome:
     """A dataset's newest profile outcome, without the profile (the datasets list)."""
 

@@ -16,6 +16,7 @@ from faucet_core.catalog.model import (
     Contract,
     DatasetEntry,
     DatasetProfileRun,
+    DatasetSummary,
     Edge,
     JobRef,
     LatestOutcome,
@@ -59,7 +60,7 @@ SCHEMA_HISTORY = 100
 
 def _rows(conn: Connection, query: Any) -> list[Any]:
     """A query's rows as plain pairs (the aggregate queries here select two loose columns)."""
-    return list(conn.execute(query))
+    return list(conn.execute(query).all())
 
 
 def _entry(
@@ -119,6 +120,14 @@ def entries(conn: Connection, ids: Sequence[str] | None = None) -> list[DatasetE
 
     _count(e.sink_id, 0)
     _count(e.source_id, 1)
+    last = _last_runs(conn, wanted)
+    frozen = {k: (v[0], v[1]) for k, v in counts.items()}
+    sources = owners_by_dataset(conn, None if wanted is None else sorted(wanted))
+    return [_entry(row, frozen, last, sources) for row in rows]
+
+
+def _last_runs(conn: Connection, wanted: set[str] | None) -> dict[str, dt.datetime]:
+    """Each dataset's last written run's time (``wanted``: these datasets, None: all)."""
     rd = catalog_run_datasets.c
     r = catalog_runs.c
     last_q = (
@@ -133,9 +142,25 @@ def entries(conn: Connection, ids: Sequence[str] | None = None) -> list[DatasetE
             last.update({k: utc(v) for k, v in _rows(conn, last_q.where(rd.dataset_id.in_(part)))})
     else:
         last.update({k: utc(v) for k, v in _rows(conn, last_q)})
-    frozen = {k: (v[0], v[1]) for k, v in counts.items()}
-    sources = owners_by_dataset(conn, None if wanted is None else sorted(wanted))
-    return [_entry(row, frozen, last, sources) for row in rows]
+    return last
+
+
+def summaries(conn: Connection) -> list[DatasetSummary]:
+    """Every dataset as a list shows it, sorted by URI: two queries, no schema decoded."""
+    t = catalog_datasets.c
+    query = select(t.id, t.uri, t.namespace, t.name, t.owners).order_by(t.uri)
+    last = _last_runs(conn, None)
+    return [
+        DatasetSummary(
+            id=row.id,
+            uri=row.uri,
+            namespace=row.namespace,
+            name=row.name,
+            owners=decode_list(row.owners, f"dataset {row.id} ({row.uri})"),
+            last_run_at=last.get(row.id),
+        )
+        for row in conn.execute(query).all()
+    ]
 
 
 def consumers_of(conn: Connection, dataset_id: str) -> tuple[Consumer, ...]:

@@ -167,7 +167,7 @@ def console_routes(ctx: ConsoleContext) -> list[BaseRoute]:
         sort = params.get("sort", "") or "status"
         if sort not in SORTS:
             raise PageError(400, f"sort: {sort[:20]!r} is not one of {', '.join(SORTS)}")
-        entries = await run_in_threadpool(catalog.datasets)
+        entries = await run_in_threadpool(catalog.dataset_summaries)
         drifts = await run_in_threadpool(catalog.last_drift)
         outcomes = await run_in_threadpool(catalog.latest_outcomes)
         errors = await run_in_threadpool(check_errors)

@@ -15,6 +15,7 @@ from faucet_core.catalog import (
     ColumnInput,
     DatasetEntry,
     DatasetRef,
+    DatasetSummary,
     Edge,
     LatestOutcome,
 )
@@ -44,7 +45,7 @@ def ts(value: dt.datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M:%SZ") if value is not None else "-"
 
 
-def kind_of(entry: DatasetEntry, asset: bool) -> str:
+def kind_of(entry: DatasetEntry | DatasetSummary, asset: bool) -> str:
     """``Dagster asset`` for a dataset an asset of the location writes, else the URI's
     scheme (``s3``, ``postgres``, ``bigquery``...)."""
     if asset:
@@ -130,7 +131,7 @@ class DatasetRow:
 
 
 def dataset_rows(
-    entries: Sequence[DatasetEntry],
+    entries: Sequence[DatasetEntry | DatasetSummary],
     drifts: Mapping[str, dt.datetime],
     assets: Mapping[str, Any],
     *,

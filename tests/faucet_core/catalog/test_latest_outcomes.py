@@ -45,3 +45,27 @@ def test_check_error_times_are_the_newest_per_asset(store_url: str) -> None:
         after = dt.datetime.now(dt.timezone.utc)
     assert set(times) == {"orders"}
     assert before - dt.timedelta(seconds=1) <= times["orders"] <= after
+
+
+def test_dataset_summaries_are_the_datasets_list_without_the_rest(store_url: str) -> None:
+    from tests.faucet_core.catalog.builders import run, schema
+
+    with Catalog(store_url) as catalog:
+        catalog.record([run("r1", 1, owners=("ann", "bo"), out_schema=schema("id:integer"))])
+        catalog.record([run("r2", 7, inputs=(B,), output=C)])
+        catalog.record([run("r0", 3, owners=("ann",))])  # an older run of B, recorded later
+        full = catalog.datasets()
+        summaries = catalog.dataset_summaries()
+    assert [s.uri for s in summaries] == [e.uri for e in full]  # sorted by URI, every one
+    for s, e in zip(summaries, full, strict=True):
+        assert (s.id, s.namespace, s.name, s.owners, s.last_run_at) == (
+            e.id,
+            e.namespace,
+            e.name,
+            e.owners,
+            e.last_run_at,
+        )
+    by_id = {s.id: s for s in summaries}
+    assert by_id[B.id].last_run_at == at(3)  # the newest of its two writes, by event time
+    assert by_id[C.id].last_run_at == at(7)
+    assert by_id[A.id].last_run_at is None  # read, never written
