@@ -31,6 +31,7 @@ import statistics
 import sys
 from pathlib import Path
 
+import dagster as dg
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -182,7 +183,7 @@ def list_inputs() -> tuple[
         DatasetRef("dagster", f"report{i}").id: DatasetRef("dagster", f"report{i}")
         for i in range(20)
     }
-    assets = {ref_id: object() for ref_id in list(outcomes)[:1000]}
+    assets = {ref_id: dg.AssetKey(ref_id) for ref_id in list(outcomes)[:1000]}
     return entries, outcomes, errors, never, assets
 
 

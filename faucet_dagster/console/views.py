@@ -152,6 +152,8 @@ def dataset_rows(
     late = overdue or {}
 
     def is_overdue(dataset_id: str) -> bool:
+        if not late:
+            return False
         key = assets.get(dataset_id)
         return key is not None and late.get(key.to_user_string(), False)
 
