@@ -179,6 +179,25 @@ def current_rss_mib() -> float:
 
 
 # -- machine --------------------------------------------------------------------------------
+def peak_child(body: str, extra: str = "") -> str:
+    """A ``python -c`` script that runs ``body`` (with ``kind`` and ``path`` from its
+    arguments) and prints its peak resident memory (MiB, ``VmHWM``), CPU and wall seconds
+    as one JSON line; ``extra`` adds ``, "key": value`` pairs to that line."""
+    return (
+        "import json, sys, time\n"
+        "def hwm():\n"
+        '    with open("/proc/self/status") as fh:\n'
+        "        for line in fh:\n"
+        '            if line.startswith("VmHWM"):\n'
+        "                return int(line.split()[1]) / 1024\n"
+        "kind, path = sys.argv[1], sys.argv[2]\n"
+        "cpu, wall = time.process_time(), time.perf_counter()\n"
+        f"{body.strip()}\n"
+        'print(json.dumps({"peak": hwm(), "cpu": time.process_time() - cpu,\n'
+        f'                  "wall": time.perf_counter() - wall{extra}}}))\n'
+    )
+
+
 def run_worker(script: str, args: list[str], python: str = sys.executable) -> dict[str, Any]:
     """Run ``script --worker *args`` in a fresh process (its own peak RSS, a cold start) and
     return the JSON object its last line of output holds."""

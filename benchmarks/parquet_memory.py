@@ -20,17 +20,17 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from _common import DATA_DIR, markdown_table, mixed_batch, mixed_batches, print_machine
+from _common import (
+    DATA_DIR,
+    markdown_table,
+    mixed_batch,
+    mixed_batches,
+    peak_child,
+    print_machine,
+)
 
-_CHILD = """
-import json, sys, time
-def hwm():
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM"):
-                return int(line.split()[1]) / 1024
-kind, path = sys.argv[1], sys.argv[2]
-cpu, wall = time.process_time(), time.perf_counter()
+_CHILD = peak_child(
+    """
 if kind == "faucet":
     from faucet_core.profile.files import profile_file
     profile_file(path)
@@ -39,9 +39,8 @@ else:
     con = duckdb.connect()
     con.execute("SET threads = 1")
     con.execute(f"SUMMARIZE SELECT * FROM read_parquet('{path}')").fetchall()
-print(json.dumps({"peak": hwm(), "cpu": time.process_time() - cpu,
-                  "wall": time.perf_counter() - wall}))
 """
+)
 
 
 def parquet_file(rows: int, group_rows: int) -> Path:

@@ -16,18 +16,11 @@ import os
 import subprocess
 import sys
 
-from _common import markdown_table, print_machine
+from _common import markdown_table, peak_child, print_machine
 from sql_pushdown import duckdb_file
 
-_CHILD = """
-import json, sys, time
-def hwm():
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM"):
-                return int(line.split()[1]) / 1024
-kind, path = sys.argv[1], sys.argv[2]
-cpu, wall = time.process_time(), time.perf_counter()
+_CHILD = peak_child(
+    """
 if kind == "pushdown":
     import sqlalchemy as sa
     from faucet_core.profile import SqlTable, profile_sql
@@ -38,9 +31,9 @@ else:
     con = duckdb.connect(path, read_only=True)
     con.execute("SET enable_progress_bar = false")
     con.execute("SUMMARIZE orders").fetchall()
-print(json.dumps({"peak": hwm(), "cpu": time.process_time() - cpu,
-                  "wall": time.perf_counter() - wall, "pandas": "pandas" in sys.modules}))
-"""
+""",
+    ', "pandas": "pandas" in sys.modules',
+)
 
 
 def main() -> None:
