@@ -203,8 +203,8 @@ def judge(
             basis = max(basis, IQR_SIGMAS * max(floor_sd, half_step, chance))
         if sampling is not None:  # never narrower than the run's own sampling error
             basis = max(basis, IQR_SIGMAS * math.sqrt(sampling.predictive(len(ys), 0.0)))
-        limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme) * tail
-        band = _verdict(
+        limit = series_limit(method, sensitivity, len(ys), tests, extreme=extreme)
+        return _verdict(
             current,
             y,
             reference=(q1, median, q3),
@@ -218,17 +218,17 @@ def judge(
             runs=len(ys),
             excluded=0,
             series=series,
+            tail=tail,
         )
-        return replace(band, tail=tail)
     if method is DriftMethod.IQR:
         method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
     kept, mean, sd = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
-    limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme) * tail
+    limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme)
     at = transform.inverse(mean)
     basis = (
         max(sd, _half_step(at, step, transform), _chance(at, noise, transform)) if sd > 0 else 0.0
     )
-    band = _verdict(
+    return _verdict(
         current,
         y,
         reference=(mean, mean, mean),
@@ -242,8 +242,8 @@ def judge(
         runs=len(kept),
         excluded=len(ys) - len(kept),
         series=series,
+        tail=tail,
     )
-    return replace(band, tail=tail)
 
 
 def _sampled_band(
@@ -281,7 +281,7 @@ def _sampled_band(
     if basis > 0.0:
         at = transform.inverse(center)
         basis = max(basis, _half_step(at, step, transform), _chance(at, noise, transform))
-    band = _verdict(
+    return _verdict(
         current,
         y,
         reference=(center, center, center),
@@ -289,14 +289,15 @@ def _sampled_band(
         basis=basis,
         method=method,
         sensitivity=sensitivity,
-        limit=budget_limit(method, sensitivity, tests, extreme=extreme) * tail,
+        limit=budget_limit(method, sensitivity, tests, extreme=extreme),
         transform=transform,
         floor=floor,
         runs=len(kept),
         excluded=len(ys) - len(kept),
         series=series,
+        tail=tail,
+        sampled=True,
     )
-    return replace(band, sampled=True, tail=tail)
 
 
 def _zscore_equivalent(multiplier: float) -> float:
@@ -337,9 +338,13 @@ def _verdict(
     runs: int,
     excluded: int,
     series: Sequence[float],
+    tail: float = 1.0,
+    sampled: bool = False,
 ) -> Band:
     """``reference`` is (lower, center, upper) on the judged scale: the mean three times,
-    or the quartiles and the median; ``basis`` the spread the score is measured in."""
+    or the quartiles and the median; ``basis`` the spread the score is measured in;
+    ``limit`` the model's, which the table's ``tail`` widens."""
+    limit *= tail
     lower, middle, upper = reference
     center = transform.inverse(middle)
     if basis == 0.0:  # a constant baseline: its own value, not a log round trip of it
@@ -373,6 +378,8 @@ def _verdict(
         high=high,
         runs=runs,
         excluded=excluded,
+        sampled=sampled,
+        tail=tail,
     )
 
 

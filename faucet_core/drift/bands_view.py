@@ -31,8 +31,7 @@ from faucet_core.drift.band import Band
 from faucet_core.drift.detector import STAGES, run_detection
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.rows import TABLE, VOLUME_TESTS, row_count_test
-from faucet_core.drift.seriestests import SeriesTest, table_tail
-from faucet_core.drift.seriestests import _judge as detector_judge
+from faucet_core.drift.seriestests import SeriesTest, judge_test, table_tail
 from faucet_core.profile.table import TableProfile
 
 __all__ = ["TEST_STAGES", "SeriesBand", "series_bands"]
@@ -61,9 +60,7 @@ class SeriesBand:
 
 
 def _band(test: SeriesTest, band: Band) -> SeriesBand:
-    value = test.value
-    if test.factor != 1.0:
-        value, band = value * test.factor, band.times(test.factor)
+    value, band = test.shown(band)
     return SeriesBand(
         column=test.column,
         metric=test.spec.metric,
@@ -108,14 +105,14 @@ def series_bands(
     for test in d.tests:
         if wanted is not None and test.column not in wanted:
             continue
-        band = detector_judge(test, test.value, test.series, config, tests, None, tail)
+        band = judge_test(test, test.value, test.series, config, tests, None, tail)
         out[(test.column, test.spec.statistic)] = _band(test, band)
     # the volume stage judges the row count alone, without the table's tail
     volume = row_count_test(d.current, d.kept, d.times, config.min_history)
     if volume is not None and (wanted is None or TABLE in wanted):
-        band = detector_judge(volume, volume.value, volume.series, config, VOLUME_TESTS, None)
+        band = judge_test(volume, volume.value, volume.series, config, VOLUME_TESTS, None)
         week = volume.week(volume.read_mask)
         if week is not None:
-            band = detector_judge(volume, volume.value, volume.series, config, VOLUME_TESTS, week)
+            band = judge_test(volume, volume.value, volume.series, config, VOLUME_TESTS, week)
         out[(TABLE, volume.spec.statistic)] = _band(volume, band)
     return out

@@ -28,7 +28,7 @@ from faucet_core.drift.volume import (
 from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile, NumericStats
 
-__all__ = ["SeriesTest", "judge_series", "series_tests", "table_tail"]
+__all__ = ["SeriesTest", "judge_series", "judge_test", "series_tests", "table_tail"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,12 @@ class SeriesTest:
     def read_mask(self) -> list[bool]:
         """Which runs of ``past`` have a value in ``series``."""
         return [self.spec.read(c) is not None for c in self.past]
+
+    def shown(self, band: Band) -> tuple[float, Band]:
+        """The statistic and its band as the user reads them (a count, not its ratio)."""
+        if self.factor == 1.0:
+            return self.value, band
+        return self.value * self.factor, band.times(self.factor)
 
     def week(self, kept: Sequence[bool]) -> Weekdays | None:
         """The weekdays of the baseline values kept (``kept`` aligned with ``past``)."""
@@ -186,13 +192,13 @@ def judge_series(
     tally: Counter[str] = Counter() if cleared is None else cleared
     findings: list[DriftFinding] = []
     for test in tests:
-        band = _judge(test, test.value, test.series, config, n, None, tail)
+        band = judge_test(test, test.value, test.series, config, n, None, tail)
         if test.spec.metric is DriftMetric.ROW_COUNT:
             # volume follows the week in its own right: a weekday is judged against its
             # weekday when the history shows a weekly pattern, in both directions
             week = test.week(test.read_mask)
             if week is not None:
-                band = _judge(test, test.value, test.series, config, n, week, tail)
+                band = judge_test(test, test.value, test.series, config, n, week, tail)
             if band.drifted:
                 findings.append(_finding(test, band, n))
             continue
@@ -214,7 +220,7 @@ def _clearing_rule(
     week = test.week(test.read_mask)
     if (
         week is not None
-        and not _judge(test, test.value, test.series, config, n, week, tail).drifted
+        and not judge_test(test, test.value, test.series, config, n, week, tail).drifted
     ):
         return "same_weekday"
     if (
@@ -269,13 +275,13 @@ def _inward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
     """A numeric maximum that fell, or minimum that rose, as far as a run of this many
     records drawn from the baseline's pooled values reaches with a chance above
     ``alpha`` (:func:`~faucet_core.drift.draws.inward_chance`)."""
-    metric = test.spec.metric
-    if test.spec.statistic not in ("min", "max"):
+    statistic = test.spec.statistic
+    inward = (statistic == "max" and test.value < band.center) or (
+        statistic == "min" and test.value > band.center
+    )
+    if not inward:
         return False
-    high = metric is DriftMetric.MAX
-    if (test.value < band.center) is not high:
-        return False
-    chance = inward_chance(test.profile, test.past, test.value, high=high)
+    chance = inward_chance(test.profile, test.past, test.value, high=statistic == "max")
     return chance is not None and chance > alpha
 
 
@@ -284,12 +290,13 @@ def _outward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
     column's spread (its median standard deviation; one character for a length), when
     the chance that a run of this many records holds a value beyond every baseline
     record is above ``alpha`` (:func:`~faucet_core.drift.draws.outward_chance`)."""
-    if not band.constant:
+    statistic = test.spec.statistic
+    outward = (statistic in ("max", "len_max") and test.value > band.center) or (
+        statistic == "min" and test.value < band.center
+    )
+    if not band.constant or not outward:
         return False
-    high = test.value > band.center
-    if high is (test.spec.metric is DriftMetric.MIN) or test.spec.statistic == "len_min":
-        return False
-    if test.spec.statistic == "len_max":
+    if statistic == "len_max":
         spread = 1.0
     else:
         numbers = [c.numeric for c in test.past if c.numeric is not None]
@@ -326,12 +333,12 @@ def _records(c: ColumnProfile) -> int:
 
 def _explained(calm: SeriesTest, config: ProfilingConfig, tests: int, tail: float) -> bool:
     """A drop in a reading's distinct count that its smaller spread accounts for."""
-    if not _judge(calm, calm.value, calm.series, config, tests, None, tail).drifted:
+    if not judge_test(calm, calm.value, calm.series, config, tests, None, tail).drifted:
         return True
     week = calm.week(calm.read_mask)
     return (
         week is not None
-        and not _judge(calm, calm.value, calm.series, config, tests, week, tail).drifted
+        and not judge_test(calm, calm.value, calm.series, config, tests, week, tail).drifted
     )
 
 
@@ -365,9 +372,7 @@ def _tail_thinned(test: SeriesTest, band: Band) -> bool:
 
 def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
     spec = test.spec
-    value = test.value
-    if test.factor != 1.0:
-        value, band = value * test.factor, band.times(test.factor)
+    value, band = test.shown(band)
     message = series_message(
         test.column,
         spec.metric,
@@ -398,7 +403,7 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
     )
 
 
-def _judge(
+def judge_test(
     test: SeriesTest,
     value: float,
     series: list[float],
@@ -407,6 +412,8 @@ def _judge(
     week: Weekdays | None,
     tail: float = 1.0,
 ) -> Band:
+    """The band ``value`` is judged in against ``series`` as one of ``tests`` tests of the
+    run, its limits widened by the table's ``tail`` (``week``: against its weekday)."""
     return judge(
         value,
         series,
