@@ -222,7 +222,7 @@ def judge(
         )
     if method is DriftMethod.IQR:
         method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
-    kept, mean, sd = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
+    kept, mean, sd = _leave_out_outliers(ys, y, transform, floor, sensitivity, tests, extreme)
     limit = series_limit(method, sensitivity, len(kept), tests, extreme=extreme)
     at = transform.inverse(mean)
     basis = (
@@ -273,7 +273,7 @@ def _sampled_band(
     the run's budget."""
     if method is DriftMethod.IQR:
         method, sensitivity = DriftMethod.ZSCORE, _zscore_equivalent(sensitivity)
-    kept, center, spread = _leave_out_outliers(ys, transform, floor, sensitivity, tests, extreme)
+    kept, center, spread = _leave_out_outliers(ys, y, transform, floor, sensitivity, tests, extreme)
     variance = spread * spread
     df = float(len(kept) - 1)
     between = between_run_upper(variance, sampling.past, df)
@@ -411,6 +411,7 @@ def _inverse(value: float, transform: Transform) -> float:
 
 def _leave_out_outliers(
     ys: list[float],
+    y: float,
     transform: Transform,
     floor: Callable[[float], float],
     sensitivity: float,
@@ -420,6 +421,11 @@ def _leave_out_outliers(
     """Drop, one at a time, the baseline run most extreme against the others while it
     would have been flagged by the same test; at most :data:`MAX_LEFT_OUT` runs (and a
     quarter of them).
+
+    The newest run is no past incident when the current run ``y`` sits on its side of
+    the others, at least half as far out: two runs in a row at a new level are a change
+    on its way to being the norm, reported once (on the run that brought it), not again
+    against a baseline that pretends the newest run did not happen.
 
     The run farthest from the mean is the one with the largest leave-one-out |z|, and
     its mean and deviation without it follow from the full-sample sums, so one round
@@ -443,6 +449,8 @@ def _leave_out_outliers(
         others_sd = math.sqrt(others_var)
         if others_sd > 0.0 and abs(kept[worst] - others_mean) / others_sd <= limit:
             break
+        if worst == k - 1 and d * (y - others_mean) > 0.0 and 2.0 * abs(y - others_mean) >= abs(d):
+            break  # the newest run began a new level that the current run keeps
         del kept[worst]
         mean, sd = _mean_sd(kept)
     return kept, mean, sd

@@ -157,7 +157,12 @@ def _run_labels(d: Detection) -> None:
     """Run labels are judged by their step; of their series only the null rate stays."""
     rest = []
     for h in d.columns:
-        label = _run_label(h.name, h.column, h.past, d.config.min_history)
+        clock = None
+        if d.times is not None:
+            held = [t for p, t in d.kept if h.name in p.columns]
+            if all(t is not None for t in held):
+                clock = (d.times[0], held)
+        label = _run_label(h.name, h.column, h.past, d.config.min_history, clock)
         if label is None:
             rest.append(h)
             continue
@@ -300,7 +305,11 @@ def detect_drift(
 
 
 def _run_label(
-    name: str, column: ColumnProfile, past: Sequence[ColumnProfile], min_history: int
+    name: str,
+    column: ColumnProfile,
+    past: Sequence[ColumnProfile],
+    min_history: int,
+    clock: tuple[dt.datetime, Sequence[dt.datetime]] | None = None,
 ) -> list[DriftFinding] | None:
     """The findings of a run label (one value per run, see
     :mod:`faucet_core.drift.labels`), or None when the column is not one."""
@@ -310,7 +319,7 @@ def _run_label(
     before = [label_value(c) for c in past]
     if any(v is None for v in before):
         return None
-    found = label_finding(name, now, before, min_history)
+    found = label_finding(name, now, before, min_history, clock)
     return [] if found is None else [found]
 
 
@@ -327,7 +336,7 @@ def _value_findings(
     findings = new_values(name, now, before, judge)
     findings.extend(vanished_values(name, now, before, judge))
     if not findings:
-        psi = psi_finding(name, now, before, config.psi_threshold, min_share)
+        psi = psi_finding(name, now, before, config.psi_threshold, min_share, judge.volatility)
         if psi is not None:
             findings.append(psi)
     if not findings:

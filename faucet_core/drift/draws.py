@@ -10,6 +10,8 @@ test's share of the budget is cleared (never raised):
 
 * an extreme that moved **inward** (a maximum that fell, a minimum that rose): the
   chance that all n records stay on the inner side of it, ``F(x)^n`` for a maximum, with
+  n the run's records counted as independent draws (:func:`effective_draws`: hourly
+  readings of one calm day are not 24 independent draws), with
   ``F`` the share of the baseline's pooled values at or below ``x`` from the merged KLL
   sketches, taken at the far end of the sketch's rank error so that it can only clear
   less (:func:`inward_chance`);
@@ -22,13 +24,15 @@ test's share of the budget is cleared (never raised):
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Sequence
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.sketches import load_kll, new_kll
 
-__all__ = ["inward_chance", "outward_chance"]
+__all__ = ["design_effect", "effective_draws", "inward_chance", "outward_chance"]
 
 
 def inward_chance(
@@ -37,9 +41,10 @@ def inward_chance(
     """The chance that the run's n numbers all stay at or below ``value`` (``high``: a
     maximum) or at or above it (a minimum), drawn from the baseline's pooled numbers;
     None without readable sketches."""
-    n = current.numeric.count if current.numeric is not None else 0
-    if n <= 0:
+    count = current.numeric.count if current.numeric is not None else 0
+    if count <= 0:
         return None
+    n = effective_draws(count, past)
     pooled = new_kll()
     for c in past:
         if c.numeric is None or c.numeric.count <= 0:
@@ -62,6 +67,41 @@ def inward_chance(
         inside = 1.0 - pooled.get_rank(value, False) - error  # the share at or above
     inside = min(max(inside, 0.0), 1.0)
     return float(inside**n)
+
+
+def design_effect(past: Sequence[ColumnProfile]) -> float:
+    """How many times the variance of a run's mean exceeds what n independent records
+    give, learned from the baseline: the variance of the runs' means over the mean of
+    their sampling variances s² / n, at least 1.
+
+    Records of one run are rarely independent draws: hourly readings of a calm day all
+    stay calm, a clear sky reports the same ceiling all day. Such a column's run means
+    vary far more between runs than their sampling error says, and that ratio (the
+    design effect of survey sampling) is how many records count as one independent
+    draw. Fewer than 3 runs with two records or more: 1 (nothing learned)."""
+    means: list[float] = []
+    sampling: list[float] = []
+    for c in past:
+        stats = c.numeric
+        if stats is None or stats.count < 2:
+            continue
+        if not (math.isfinite(stats.mean) and math.isfinite(stats.stddev)):
+            continue
+        means.append(stats.mean)
+        sampling.append(stats.stddev**2 / stats.count)
+    if len(means) < 3:
+        return 1.0
+    noise = math.fsum(sampling) / len(sampling)
+    between = statistics.variance(means)
+    if noise <= 0.0:
+        return 1.0 if between <= 0.0 else math.inf
+    return max(1.0, between / noise)
+
+
+def effective_draws(count: int, past: Sequence[ColumnProfile]) -> float:
+    """A run's count of records as independent draws: ``count`` over the baseline's
+    :func:`design_effect`, at least 1."""
+    return max(1.0, count / design_effect(past))
 
 
 def outward_chance(current: ColumnProfile, past: Sequence[ColumnProfile]) -> float | None:

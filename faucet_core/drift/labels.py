@@ -13,6 +13,8 @@ vanished_value / psi); its *step* is:
 * a value no baseline run held is a new period: normal (the next month, the next day,
   day 1 after day 31), except a forward **jump** of a numeric label that advanced on
   every baseline run, by more than twice the largest step it took (day 12 after day 7);
+  with the runs' times, a step no larger than twice the label's pace times the time
+  since the last run is no jump (day 10 after day 7, three days later);
 * a label that held the same value in every baseline run is a constant, not yet seen to
   move: a new value is a **switch**, reported as a new value, unless it reads as the next
   period (a number one above the last, or back to 0 or 1 as a month or hour wraps; a
@@ -67,9 +69,14 @@ def _key(value: Any) -> str:
 
 
 def label_finding(
-    name: str, current: Any, before: Sequence[Any], min_history: int
+    name: str,
+    current: Any,
+    before: Sequence[Any],
+    min_history: int,
+    clock: tuple[dt.datetime, Sequence[dt.datetime]] | None = None,
 ) -> DriftFinding | None:
-    """The finding on a run label's step, or None (see the module docstring)."""
+    """The finding on a run label's step, or None (see the module docstring); ``clock``
+    the current run's time and each baseline run's, when known."""
     keys = [_key(v) for v in before]
     now = _key(current)
     changes = sum(1 for a, b in pairwise(keys) if a != b)
@@ -113,6 +120,8 @@ def label_finding(
     steps = [b - a for a, b in pairwise(before) if b > a]
     step = float(current) - float(before[-1])
     largest = max(steps, default=0.0)
+    if clock is not None and _kept_pace(step, before, clock):
+        return None
     if step > 0 and largest > 0 and step > JUMP_FACTOR * largest:
         return _finding(
             name,
@@ -124,6 +133,26 @@ def label_finding(
             step=step,
         )
     return None
+
+
+def _kept_pace(
+    step: float, before: Sequence[Any], clock: tuple[dt.datetime, Sequence[dt.datetime]]
+) -> bool:
+    """A label that moved as far as the time since the last run: runs three days apart
+    (two days without a load) advance a day label by three. The label's pace is its
+    largest step per elapsed second over the baseline's consecutive runs."""
+    now, times = clock
+    if len(times) != len(before) or len(times) < 2:
+        return False
+    paces = []
+    for (a, ta), (b, tb) in pairwise(zip(before, times, strict=True)):
+        seconds = (tb - ta).total_seconds()
+        if seconds > 0 and float(b) > float(a):
+            paces.append((float(b) - float(a)) / seconds)
+    elapsed = (now - times[-1]).total_seconds()
+    if not paces or elapsed <= 0:
+        return False
+    return 0 < step <= JUMP_FACTOR * max(paces) * elapsed
 
 
 _CALENDAR_NAMES = tuple(

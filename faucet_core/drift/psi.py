@@ -31,6 +31,7 @@ from faucet_core.drift.messages import psi_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.stats import normal_quantile
 from faucet_core.drift.valuelist import ValueList
+from faucet_core.drift.values import effective_records
 
 __all__ = [
     "CHANCE_P",
@@ -76,9 +77,16 @@ def _with_other(shares: list[float], min_share: float) -> list[float]:
 
 
 def psi_finding(
-    name: str, current: ValueList, past: Sequence[ValueList], threshold: float, min_share: float
+    name: str,
+    current: ValueList,
+    past: Sequence[ValueList],
+    threshold: float,
+    min_share: float,
+    volatility: float = 0.0,
 ) -> DriftFinding | None:
-    """A psi finding when the index exceeds ``threshold``, else None."""
+    """A psi finding when the index exceeds ``threshold`` and what ``current.non_null``
+    records reach by chance, counted as independent draws given the column's share
+    ``volatility`` (:func:`~faucet_core.drift.values.effective_records`), else None."""
     if not past or current.non_null == 0:
         return None
     core = set(current.shares)
@@ -99,7 +107,8 @@ def psi_finding(
     if coverage < MIN_COVERAGE or baseline_coverage < MIN_COVERAGE:
         return None
     psi = population_stability(_with_other(actual, min_share), _with_other(expected, min_share))
-    if psi <= threshold or psi <= chance_psi(current.non_null, len(keys) + 1):
+    draws = effective_records(current.non_null, volatility)
+    if psi <= threshold or psi <= chance_psi(round(draws), len(keys) + 1):
         return None
     return DriftFinding(
         column=name,

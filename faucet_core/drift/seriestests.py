@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
 from faucet_core.drift.draws import inward_chance, outward_chance
-from faucet_core.drift.limits import tail_probability
+from faucet_core.drift.limits import budget_limit, tail_probability
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import Sampling
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
 from faucet_core.drift.tail import TailEvidence, tail_scale
+from faucet_core.drift.values import beyond_chance
 from faucet_core.drift.volume import (
     distinct_elasticity,
     non_null,
@@ -236,6 +237,8 @@ def _clearing_rule(
             return "thinner_tail"
         if _fewer_draws(test, band, config, n):
             return "longest_text_of_fewer_draws"
+        if _rare_long_value(test, band, config, n):
+            return "rare_value_length"
         alpha = tail_probability(config.method, config.effective_sensitivity) / n / 2.0
         if _inward_by_chance(test, band, alpha):
             return "extreme_of_fewer_draws"
@@ -269,6 +272,31 @@ def _fewer_draws(test: SeriesTest, band: Band, config: ProfilingConfig, tests: i
     log_chance = math.lgamma(a + r) + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(a + b + r)
     alpha = tail_probability(config.method, config.effective_sensitivity) / tests
     return math.exp(log_chance) > alpha
+
+
+def _rare_long_value(test: SeriesTest, band: Band, config: ProfilingConfig, tests: int) -> bool:
+    """A longest text that grew because of values the value tests let pass: the run lists
+    every one of its values, and those longer than any baseline run's longest hold, all
+    together, less than ``new_value_min_share`` of its records, or a share that its
+    sampling explains at the test's limit (one record of a light run's six: a rare
+    category appearing, which ``new_value`` judges by its share). A longer format that
+    most records take is still judged."""
+    top = test.profile.top_values
+    strings = test.profile.string
+    if test.spec.statistic != "len_max" or not test.value > band.center:
+        return False
+    if not top or strings is None or strings.count <= 0:
+        return False
+    non_null = test.profile.row_count - test.profile.null_count
+    if sum(t.count for t in top) < non_null:
+        return False  # values beyond the list: the longest may be any of them
+    longest = max(test.series)
+    longer = sum(t.count for t in top if isinstance(t.value, str) and len(t.value) > longest)
+    if longer <= 0:
+        return False
+    limit = budget_limit(config.method, config.effective_sensitivity, tests)
+    share = longer / non_null
+    return share < config.new_value_min_share or not beyond_chance(share, 0.0, non_null, 0.0, limit)
 
 
 def _inward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:

@@ -21,7 +21,7 @@ from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import between_run_upper
 from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_share_needed
 
-__all__ = ["ShareJudge", "new_values", "share_volatility", "vanished_values"]
+__all__ = ["ShareJudge", "effective_records", "new_values", "share_volatility", "vanished_values"]
 
 
 def _arcsine(share: float) -> float:
@@ -46,6 +46,21 @@ def share_volatility(past: Sequence[ValueList]) -> float:
     variances = [_variance([_arcsine(lst.shares[key]) for lst in past]) for key in common]
     pooled = math.fsum(variances) / len(variances)
     return between_run_upper(pooled, sampling, float(len(variances) * (len(past) - 1)))
+
+
+def effective_records(records: int, volatility: float) -> float:
+    """A run's records as independent draws of the column's values: the count whose
+    sampling variance alone, 1 / (4 n) on the arcsine scale, equals the run's sampling
+    plus the column's between-run ``volatility`` (``records / (1 + 4 records
+    volatility)``, at least 1). Hourly codes of one day share the day's weather: 24 of
+    them can be worth one or two draws, and the chance of a share is that of so many
+    draws (the design effect of survey sampling; for the PSI it is the Rao-Scott
+    correction of a chi-square). Not for a value's absence: a
+    share that wanders between runs is still far from zero on every one of them, which
+    the arcsine test with the volatility judges (:func:`beyond_chance`)."""
+    if records <= 0:
+        return 0.0
+    return max(1.0, records / (1.0 + 4.0 * records * max(volatility, 0.0)))
 
 
 def _variance(values: list[float]) -> float:

@@ -1,0 +1,203 @@
+"""Records of one run that are not independent draws, and changes that persist.
+
+Hourly readings of one day share the day's weather: a clear day reports the same
+ceiling every hour, a calm day keeps the wind on one side. The detector learns from the
+baseline how many of a run's records count as one draw (the design effect) and judges
+the extremes and the PSI of such a column with that many draws; a level that the newest
+baseline run began and the current run keeps is reported once; a rare longer category
+moves ``len_max`` without a finding; a day label that advanced with the time since the
+last run is no jump. Each is checked against the same case with independent records or
+a real change, which must stay a finding.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift import detect_drift
+from faucet_core.drift.draws import design_effect, effective_draws
+from faucet_core.drift.values import effective_records
+
+CONFIG = ProfilingConfig()
+
+
+def _day(rng: random.Random, level: int | None = None, hours: int = 24) -> list[dict[str, object]]:
+    """One day of hourly cloud cover in tenths: the day's own level most hours, and on a
+    usual day (``level`` None) a few overcast hours, so every such day's maximum is 10;
+    the temperature independent per hour."""
+    if level is not None:
+        cover = [min(10, level + rng.randint(0, 1)) for _ in range(hours)]
+    else:
+        base = rng.randint(0, 8)
+        cover = [10 if h % 6 == 0 else min(10, base + rng.randint(0, 1)) for h in range(hours)]
+    return [{"cover": float(c), "temp": rng.gauss(10, 3)} for c in cover]
+
+
+def _usual_baseline(seed: int = 1) -> list[TableProfile]:
+    rng = random.Random(seed)
+    return [profile(_day(rng)) for _ in range(20)]
+
+
+def test_the_design_effect_of_day_long_readings_is_large_and_of_hourly_noise_about_one() -> None:
+    baseline = _usual_baseline()
+    covers = [p.columns["cover"] for p in baseline]
+    temps = [p.columns["temp"] for p in baseline]
+    assert design_effect(covers) > 8.0
+    assert design_effect(temps) < 3.0
+    assert effective_draws(24, covers) < 3.0
+    assert effective_draws(24, temps) > 8.0
+
+
+def _max_findings(current: TableProfile, baseline: list[TableProfile]) -> list[str]:
+    found = detect_drift(current, baseline, CONFIG)
+    return [f.message for f in found if f.column == "cover"]
+
+
+def test_a_clear_day_whose_maximum_fell_is_no_finding() -> None:
+    baseline = _usual_baseline()
+    assert {p.columns["cover"].numeric.max for p in baseline} == {10.0}
+    clear = profile(_day(random.Random(99), level=1))
+    assert _max_findings(clear, baseline) == []
+
+
+def test_independent_hours_that_all_stay_low_are_a_finding() -> None:
+    # the same fall where every hour is its own draw from the pooled values: 24 hours
+    # all at 2 tenths or less cannot be chance
+    rng = random.Random(3)
+    pooled = [r["cover"] for p in range(20) for r in _day(random.Random(p))]
+
+    def hourly() -> TableProfile:
+        return profile([{"cover": rng.choice(pooled), "temp": 0.0} for _ in range(24)])
+
+    baseline = [hourly() for _ in range(20)]
+    assert design_effect([p.columns["cover"] for p in baseline]) < 3.0
+    clear = profile(_day(random.Random(99), level=1))
+    assert _max_findings(clear, baseline)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    means=st.lists(st.floats(-1e6, 1e6), min_size=3, max_size=20),
+    sd=st.floats(0.0, 1e4),
+    count=st.integers(1, 10_000),
+)
+def test_the_design_effect_is_at_least_one_and_draws_at_most_the_records(
+    means: list[float], sd: float, count: int
+) -> None:
+    rng = random.Random(0)
+    past = []
+    for m in means:
+        rows = [{"x": m + sd * rng.gauss(0, 1)} for _ in range(5)]
+        past.append(profile(rows).columns["x"])
+    d = design_effect(past)
+    assert d >= 1.0
+    draws = effective_draws(count, past)
+    assert 1.0 <= draws <= max(count, 1)
+    assert effective_records(count, 0.0) == count
+    assert 1.0 <= effective_records(count, 0.05) <= count
+
+
+def test_effective_records_follow_the_volatility() -> None:
+    # 24 records whose shares wander by 0.1 radians between runs count as ~ 11 draws
+    assert math.isclose(effective_records(24, 0.01), 24 / (1 + 0.96))
+    assert effective_records(1_000_000, 0.01) < 26.0
+
+
+def _coded(seed: int, share_a: float, rows: int = 24) -> TableProfile:
+    rng = random.Random(seed)
+    return profile(
+        [{"source": "A" if rng.random() < share_a else "B", "n": float(i)} for i in range(rows)]
+    )
+
+
+def test_day_long_codes_do_not_make_a_psi_finding_but_a_shift_of_independent_ones_does() -> None:
+    # a provenance code that is mostly the same all day: days wander from 20 % to 80 % A
+    rng = random.Random(5)
+    wandering = [_coded(s, rng.choice([0.05, 0.25, 0.5, 0.75, 0.95]), rows=200) for s in range(20)]
+    quiet = _coded(77, 0.08, rows=200)
+    assert not [f for f in detect_drift(quiet, wandering, CONFIG) if f.metric.value == "psi"]
+    # steady days at 50 %: a day at 2 % A of 400 records is a real shift
+    steady = [_coded(s, 0.5, rows=400) for s in range(20)]
+    shifted = _coded(78, 0.02, rows=400)
+    found = detect_drift(shifted, steady, CONFIG)
+    assert {f.column for f in found} >= {"source"}
+
+
+def _level(seed: int, level: float, rows: int = 500) -> TableProfile:
+    rng = random.Random(seed)
+    return profile([{"v": rng.gauss(level, 1.0)} for _ in range(rows)])
+
+
+def test_a_new_level_is_reported_on_the_run_that_brought_it_not_again() -> None:
+    baseline = [_level(s, 10.0) for s in range(20)]
+    first = _level(100, 14.0)
+    assert "v" in {f.column for f in detect_drift(first, baseline, CONFIG)}
+    second = _level(101, 14.0)
+    assert "v" not in {f.column for f in detect_drift(second, [*baseline[1:], first], CONFIG)}
+
+
+def test_an_old_incident_is_still_left_out() -> None:
+    # the incident is not the newest run, and the current run is back at the old level
+    # except for a new incident of its own: still a finding
+    baseline = [_level(s, 10.0) for s in range(20)]
+    incident = _level(100, 14.0)
+    window = [*baseline[1:10], incident, *baseline[10:]]
+    again = _level(101, 14.0)
+    assert "v" in {f.column for f in detect_drift(again, window, CONFIG)}
+
+
+def _classes(seed: int, rows: int, rare: str | None = None) -> TableProfile:
+    rng = random.Random(seed)
+    values = [rng.choice(["inpatient", "outpatient", "emergency"]) for _ in range(rows)]
+    if rare is not None:
+        values[0] = rare
+    return profile([{"patient_class": v} for v in values])
+
+
+def test_a_rare_longer_category_moves_len_max_without_a_finding() -> None:
+    baseline = [_classes(s, 150) for s in range(20)]
+    rare = _classes(99, 150, rare="recurring outpatient")
+    found = detect_drift(rare, baseline, CONFIG)
+    assert not [f for f in found if f.metric.value == "string_length"]
+
+
+def test_a_longer_format_most_records_take_is_a_finding() -> None:
+    baseline = [_classes(s, 150) for s in range(20)]
+    rng = random.Random(7)
+    padded = profile(
+        [
+            {"patient_class": rng.choice(["inpatient", "outpatient", "emergency"]) + " (adult)"}
+            for _ in range(150)
+        ]
+    )
+    found = detect_drift(padded, baseline, CONFIG)
+    assert [f for f in found if f.column == "patient_class"]
+
+
+def _labelled(day: int, rows: int = 24) -> TableProfile:
+    return profile([{"julday": day, "v": float(i)} for i in range(rows)])
+
+
+def _at(day: int) -> dt.datetime:
+    return dt.datetime(2021, 1, 1, 2, tzinfo=dt.timezone.utc) + dt.timedelta(days=day)
+
+
+def test_a_day_label_that_kept_pace_with_the_runs_times_is_no_jump() -> None:
+    days = list(range(100, 120))
+    baseline = [_labelled(d) for d in days]
+    times = [_at(d) for d in days]
+    # two days without a load: the label advances by 3, and so did the clock
+    later = _labelled(122)
+    found = detect_drift(later, baseline, CONFIG, current_time=_at(122), baseline_times=times)
+    assert "julday" not in {f.column for f in found}
+    # the same jump a day after the last run is still a jump
+    jumped = detect_drift(later, baseline, CONFIG, current_time=_at(120), baseline_times=times)
+    assert "julday" in {f.column for f in jumped}
+    # and without times it is judged by its steps alone
+    assert "julday" in {f.column for f in detect_drift(later, baseline, CONFIG)}
