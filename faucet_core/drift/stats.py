@@ -16,6 +16,7 @@ from functools import lru_cache
 
 __all__ = [
     "EULER_GAMMA",
+    "binomial_sf",
     "chi2_lower_quantile",
     "f_sf",
     "gumbel_upper_quantile",
@@ -106,6 +107,16 @@ def _betainc(a: float, b: float, x: float) -> float:
 def student_t_sf(t: float, df: float) -> float:
     """P(T > t) for Student's t with ``df`` degrees of freedom, ``t >= 0``."""
     return 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def binomial_sf(k: float, n: float, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), continued to real k and n through the incomplete
+    beta function (I_p(k, n - k + 1)); 1 for k <= 0, 0 for k > n."""
+    if k <= 0.0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return _betainc(k, n - k + 1.0, min(max(p, 0.0), 1.0))
 
 
 def f_sf(f: float, df1: float, df2: float) -> float:

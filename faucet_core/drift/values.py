@@ -19,9 +19,17 @@ from faucet_core.drift.limits import budget_limit, tail_probability
 from faucet_core.drift.messages import new_value_message, vanished_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import between_run_upper
+from faucet_core.drift.stats import binomial_sf
 from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_share_needed
 
-__all__ = ["ShareJudge", "effective_records", "new_values", "share_volatility", "vanished_values"]
+__all__ = [
+    "ShareJudge",
+    "effective_records",
+    "new_by_chance",
+    "new_values",
+    "share_volatility",
+    "vanished_values",
+]
 
 
 def _arcsine(share: float) -> float:
@@ -78,6 +86,26 @@ def beyond_chance(
     return abs(_arcsine(share) - _arcsine(reference)) > limit * sd
 
 
+def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> float:
+    """The chance that a run of ``records`` records holds this ``share`` of values that
+    no baseline list held, when every baseline list was complete.
+
+    A value the baseline never held has no share to wander around, so the column's
+    share volatility says nothing of it: the question is how often the column brings
+    values new to it. The baseline's pooled records answer by Good-Turing: the values
+    seen exactly once, plus one, over the records plus one, is the chance that the next
+    record brings a new value; a run's count of such records is then binomial."""
+    totals: Counter[ValueKey] = Counter()
+    pooled = 0
+    for lst in past:
+        pooled += lst.rows
+        for key, s in lst.shares.items():
+            totals[key] += round(s * lst.rows)
+    once = sum(1 for c in totals.values() if c == 1)
+    rate = (once + 1.0) / (pooled + 1.0)
+    return binomial_sf(share * records, float(records), rate)
+
+
 @dataclass
 class ShareJudge:
     """What the new- and vanished-value tests of one column share: the spec's share
@@ -122,11 +150,16 @@ def new_values(
         seen.update(lst.shares)
     needed = new_share_needed(judge.min_share, past)
     edge = max((lst.cutoff for lst in past), default=0.0)
+    complete = not any(lst.truncated for lst in past)
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
             continue
-        if not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
+        if complete:
+            if new_by_chance(share, current.rows, past) >= judge.alpha:
+                judge.cleared["share_within_chance"] += 1
+                continue
+        elif not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
             judge.cleared["share_within_chance"] += 1
             continue
         value = current.value(key)

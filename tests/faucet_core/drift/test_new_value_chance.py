@@ -1,0 +1,63 @@
+"""A value new to the baseline judged by how often the column brings new values
+(Good-Turing over the baseline's complete value lists), not by the share volatility of
+the values it already has."""
+
+from __future__ import annotations
+
+import random
+
+from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift import detect_drift
+from faucet_core.drift.stats import binomial_sf
+from faucet_core.drift.valuelist import value_list
+from faucet_core.drift.values import new_by_chance
+
+CONFIG = ProfilingConfig()
+WEATHER = ["clear", "misty", "light rain"]
+
+
+def _hours(seed: int, rows: int = 24, new: int = 0, pool: list[str] | None = None) -> TableProfile:
+    """Hourly weather whose mix wanders from day to day (one day misty, the next clear)."""
+    rng = random.Random(seed)
+    weights = [rng.random() + 0.05 for _ in WEATHER]
+    values = rng.choices(pool or WEATHER, weights=None if pool else weights, k=rows)
+    for i in range(new):
+        values[i] = "heavy rain"
+    return profile([{"weather": v, "hour": float(h)} for h, v in enumerate(values)])
+
+
+def test_binomial_tail() -> None:
+    assert binomial_sf(0, 10, 0.3) == 1.0
+    assert binomial_sf(11, 10, 0.3) == 0.0
+    assert abs(binomial_sf(1, 10, 0.1) - (1 - 0.9**10)) < 1e-12
+    assert abs(binomial_sf(10, 10, 0.5) - 0.5**10) < 1e-12
+
+
+def test_five_hours_of_a_never_seen_value_is_a_new_value_on_a_volatile_column() -> None:
+    baseline = [_hours(s) for s in range(20)]
+    burst = _hours(99, new=5)
+    found = detect_drift(burst, baseline, CONFIG)
+    assert [f for f in found if f.column == "weather" and f.metric.value == "new_value"]
+
+
+def test_one_new_record_of_a_light_run_is_within_chance() -> None:
+    baseline = [_hours(s, rows=6) for s in range(20)]
+    once = _hours(99, rows=6, new=1)
+    found = detect_drift(once, baseline, CONFIG)
+    assert not [f for f in found if f.metric.value == "new_value"]
+
+
+def test_a_column_that_keeps_bringing_new_values_makes_a_new_one_likely() -> None:
+    # every baseline run brings two values seen nowhere else
+    def churn(seed: int) -> TableProfile:
+        values = ["a"] * 18 + [f"x{seed}-{i}" for i in range(2)] + ["b"] * 4
+        return profile([{"code": v} for v in values])
+
+    past = [value_list(churn(s).columns["code"], 10) for s in range(20)]
+    current = value_list(churn(99).columns["code"], 10)
+    assert current is not None
+    assert all(p is not None for p in past)
+    chance = new_by_chance(1 / 24, 24, past)  # type: ignore[arg-type]
+    steady = [value_list(profile([{"code": "a"}] * 20 + [{"code": "b"}] * 4).columns["code"], 10)]
+    assert chance > 0.5
+    assert new_by_chance(1 / 24, 24, steady * 20) < chance  # type: ignore[arg-type]
