@@ -160,8 +160,9 @@ def _run_labels(d: Detection) -> None:
         clock = None
         if d.times is not None:
             held = [t for p, t in d.kept if h.name in p.columns]
-            if all(t is not None for t in held):
-                clock = (d.times[0], held)
+            known = [t for t in held if t is not None]
+            if len(known) == len(held):
+                clock = (d.times[0], known)
         label = _run_label(h.name, h.column, h.past, d.config.min_history, clock)
         if label is None:
             rest.append(h)
