@@ -12,6 +12,7 @@ from collections import Counter
 
 from corpus import HALVES
 from corpusfaults import CORPUS_FAULTS, ROW_COUNT, CorpusFault
+from lookalikes import LOOKALIKE_FAULTS
 from realsim import DETECTORS, FAULT_DETECTORS, RealResult
 from simulate import Finding
 
@@ -122,6 +123,7 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"({sum(r[5] for r in rows)}/{sum(r[6] for r in rows)}) |"
             )
     lines += _fault_section(results, by_half)
+    lines += _lookalike_section(results)
     lines += _heads(by_half["tune"])
     lines += [
         "",
@@ -264,4 +266,31 @@ def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult
                 + f" | {_pct(cols[1], cols[0])} / {_pct(cols[2], cols[0])} ({cols[0]}) "
                 + f"| {_pct(rows[1], rows[0])} ({rows[0]}) |"
             )
+    return lines
+
+
+def _lookalike_section(results: list[RealResult]) -> list[str]:
+    """Quiet days that already look like a fault (lookalikes.py): a floor under what
+    catching that fault on every trial would cost in false alarms on the table."""
+    lines = [
+        "",
+        "#### Quiet days that already look like a fault (`lookalikes.py`)",
+        "",
+        "Share of each table's quiet judged days whose clean data look like the edited run "
+        "of the fault, against the same 20-run window: rows at most 60 % of the window's "
+        "median on that weekday (row_loss_40), the window's second value absent "
+        "(vanished_category), a value new to the window at 20 % of the rows or more "
+        "(new_category). A detector that caught the fault on nearly every trial would alarm "
+        "on about this share of quiet days as well.",
+        "",
+        "| table | half | " + " | ".join(LOOKALIKE_FAULTS) + " |",
+        "|---|---|" + "---:|" * len(LOOKALIKE_FAULTS),
+    ]
+    for res in results:
+        cells = []
+        for fault in LOOKALIKE_FAULTS:
+            n, quiet = res.lookalikes.get(fault, (0, 0))
+            skipped = fault != "row_loss_40" and not res.fault_columns.get("categorical")
+            cells.append("n/a" if skipped or not quiet else f"{100 * n / quiet:.1f} %")
+        lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
     return lines

@@ -23,6 +23,7 @@ import pyarrow as pa
 from corpus import CORPUS, load
 from corpusfaults import CORPUS_FAULTS, fault_context
 from literal import literal_detect
+from lookalikes import lookalikes
 from simulate import IQR, ZSCORE, Finding
 
 from faucet_core import ProfilingConfig, TableProfile, profile
@@ -55,6 +56,8 @@ class RealResult:
     seconds: float = 0.0
     cleared: dict[str, int] = field(default_factory=dict)
     """faucet zscore, every judged day: rule name -> candidate findings it cleared."""
+    lookalikes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """fault -> (quiet days whose clean data look like it, quiet days): lookalikes.py."""
 
 
 def recorded_at(day: dt.date) -> dt.datetime:
@@ -112,6 +115,13 @@ def replay(name: str) -> RealResult:
         result.runs["faucet iqr"].append((dates[i], _found(q)))
         result.runs["literal zscore"].append((dates[i], literal_detect(profiles[i], base, ZSCORE)))
     _inject(result, table.days, profiles, times)
+    result.lookalikes = lookalikes(
+        table.days,
+        table.events,
+        result.fault_columns.get("categorical"),
+        window=ZSCORE.window,
+        min_history=ZSCORE.min_history,
+    )
     result.seconds = time.perf_counter() - started
     return result
 
