@@ -17,7 +17,9 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
    the series judged;
 8. ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
    before move only with the mix, which the value tests judge;
-9. ``root_cause``: one finding per column, headed by its most specific cause.
+9. ``counts_follow_the_values``: the distinct count of a column whose every value is
+   listed, in the run and the baseline, is what the value tests judge value by value;
+10. ``root_cause``: one finding per column, headed by its most specific cause.
 
 The rules that clear a candidate finding (a normal weekday, a calm day of readings, an
 extreme of fewer draws, ...) are counted under their names in ``Detection.cleared``.
@@ -228,6 +230,27 @@ def _lengths_follow_the_mix(d: Detection) -> None:
     d.findings = kept
 
 
+def _counts_follow_the_values(d: Detection) -> None:
+    """A column whose run and every baseline run list all of their values holds as many
+    distinct values as its lists do, and the value tests judge each of those values (a
+    new one by the column's rate of new values, a missing one by its share): its
+    distinct findings add nothing and are cleared, unless a value finding of the column
+    keeps them as its evidence."""
+    listed = {
+        h.name
+        for h, now, before in d.value_candidates
+        if not now.truncated and not any(lst.truncated for lst in before)
+    }
+    others = {f.column for f in d.findings if f.metric is not DriftMetric.DISTINCT}
+    kept = []
+    for f in d.findings:
+        if f.metric is DriftMetric.DISTINCT and f.column in listed - others:
+            d.cleared["counts_follow_the_values"] += 1
+        else:
+            kept.append(f)
+    d.findings = kept
+
+
 def _root_cause(d: Detection) -> None:
     order = {name: index + 1 for index, name in enumerate(d.current.columns)}
     d.findings.sort(key=lambda f: (order.get(f.column, 0), _METRIC_ORDER[f.metric]))
@@ -243,6 +266,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("value_tests", _value_tests),
     ("budget", _budget),
     ("lengths_follow_the_mix", _lengths_follow_the_mix),
+    ("counts_follow_the_values", _counts_follow_the_values),
     ("root_cause", _root_cause),
 )
 """The detection pipeline, in order (see the module docstring)."""

@@ -23,10 +23,15 @@ def type_mix(
 ) -> list[DriftFinding]:
     """A finding per non-null JSON type that is at least ``min_share`` of the run while
     every baseline run held it below ``min_share`` (and below half the current share).
-    Nulls are null_rate's business."""
+    Nulls are null_rate's business, and so is a column whose baseline runs held no value
+    at all: with no type before, the first values mix nothing (a reply id on the first
+    reply of a month); the null rate judges whether values were due."""
     findings: list[DriftFinding] = []
+    null = JsonType.NULL.value
+    if not any(n for c in past for t, n in c.types.items() if t != null):
+        return findings
     for json_type in current.types:
-        if json_type == JsonType.NULL.value:
+        if json_type == null:
             continue
         share = _share(current, json_type)
         if share < min_share:

@@ -61,3 +61,18 @@ def test_a_column_that_keeps_bringing_new_values_makes_a_new_one_likely() -> Non
     steady = [value_list(profile([{"code": "a"}] * 20 + [{"code": "b"}] * 4).columns["code"], 10)]
     assert chance > 0.5
     assert new_by_chance(1 / 24, 24, steady * 20) < chance  # type: ignore[arg-type]
+
+
+def test_a_listed_columns_distinct_count_follows_its_values() -> None:
+    # a light run of an outcome column that is nearly always "none": two other outcomes
+    # on one day are rare values (each within the column's rate of new ones), not a
+    # distinct-count finding
+    baseline = [profile([{"effect": "none", "n": float(i)} for i in range(6)]) for _ in range(20)]
+    rows = ["none"] * 4 + ["precautionary landing", "aborted take-off"]
+    day = profile([{"effect": v, "n": float(i)} for i, v in enumerate(rows)])
+    assert not detect_drift(day, baseline, CONFIG)
+    # a column with more values than its lists hold still has its count judged
+    ids = [profile([{"id": f"{s}-{i}", "n": float(i)} for i in range(400)]) for s in range(20)]
+    collapsed = profile([{"id": f"x-{i % 3}", "n": float(i)} for i in range(400)])
+    found = detect_drift(collapsed, ids, CONFIG)
+    assert [f for f in found if f.column == "id" and f.metric.value == "distinct"]
