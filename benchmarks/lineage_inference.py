@@ -281,7 +281,9 @@ def pandas_project(module_name: str, store: str, days: int) -> list[Case]:
                 inferred = catalog.inferred_lineage(edge)
                 truth = {(c, i) for c, ins in declared.fields.items() for i in ins}
                 identity = {
-                    (c, i) for c, ins in declared.fields.items() for i, k in ins.items()
+                    (c, i)
+                    for c, ins in declared.fields.items()
+                    for i, k in ins.items()
                     if k == "DIRECT/IDENTITY"
                 }
                 case = Case(project, _edge_name(edge), truth, identity, set(declared.rows))
@@ -303,7 +305,9 @@ def jaffle_ecom(root: Path, store: str, days: int) -> list[Case]:
     shutil.copytree(
         PROJECTS / "jaffle_ecom",
         folder,
-        ignore=shutil.ignore_patterns("target", "logs", ".user.yml", "*.duckdb", "__pycache__", "*.csv"),
+        ignore=shutil.ignore_patterns(
+            "target", "logs", ".user.yml", "*.duckdb", "__pycache__", "*.csv"
+        ),
     )
     warehouse = folder / "target" / "warehouse.duckdb"
     bin_dir = str(Path(sys.executable).parent)
@@ -334,9 +338,7 @@ def jaffle_ecom(root: Path, store: str, days: int) -> list[Case]:
         def identity_of(edge: Edge, truth: set[tuple[str, str]]) -> set[tuple[str, str]]:
             return {p for p in truth if (*ends(edge), *p) in identity}
 
-        return _cases(
-            catalog, "jaffle_ecom (dbt)", identity_of, lambda e: rows.get(ends(e), set())
-        )
+        return _cases(catalog, "jaffle_ecom (dbt)", identity_of, lambda e: rows.get(ends(e), set()))
 
 
 def _score(cases: list[Case], threshold: float) -> tuple[int, int, int, int, int, int]:
@@ -395,7 +397,21 @@ def report(cases: list[Case], seconds: float, args: argparse.Namespace) -> str:
             f"{_ratio(tp, tp + fp)} | {_ratio(tp, tp + fn)} | "
             f"{_ratio(identity - fn_identity, identity)} |"
         )
-    lines.append("")
+    contested = [
+        (conf, (c, s) in case.truth)
+        for case in cases
+        for c, s, conf, why in case.candidates
+        if "also held by" in why
+    ]
+    kept = [ok for conf, ok in contested if conf >= CONFIDENT]
+    demoted = [ok for conf, ok in contested if conf < CONFIDENT]
+    lines += [
+        "",
+        f"Columns confident over several inputs of one asset (faucet_core.lineage.rivals): "
+        f"{len(kept)} candidate(s) kept ({sum(kept)} correct), {len(demoted)} demoted "
+        f"below {CONFIDENT} ({sum(demoted)} of them correct).",
+        "",
+    ]
     for name in projects:
         mine = [c for c in cases if c.project == name]
         tp, fp, fn, identity, fn_identity, _ = _score(mine, CONFIDENT)
@@ -423,8 +439,7 @@ def report(cases: list[Case], seconds: float, args: argparse.Namespace) -> str:
         "## Run",
         "",
         f"- command: `.venv/bin/python benchmarks/lineage_inference.py --corpus {args.corpus} "
-        f"--days {args.days}"
-        + (f" --dbt-runs {args.dbt_runs}`" if args.corpus == "tune" else "`"),
+        f"--days {args.days}" + (f" --dbt-runs {args.dbt_runs}`" if args.corpus == "tune" else "`"),
         f"- wall time {seconds:.0f} s (mostly the Dagster and dbt runs that fill the store)",
         machine_info(),
     ]

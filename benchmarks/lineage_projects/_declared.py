@@ -22,7 +22,9 @@ class Declared:
     """Input columns that decide the output's rows (filter, join, group, window)."""
 
 
-def column_lineage(asset: str, lineage: Mapping[str, Mapping[str, Declared]]) -> dg.TableColumnLineage:
+def column_lineage(
+    asset: str, lineage: Mapping[str, Mapping[str, Declared]]
+) -> dg.TableColumnLineage:
     """``dagster/column_lineage`` of ``asset`` from its project's declared lineage."""
     deps: dict[str, list[dg.TableColumnDep]] = {}
     for upstream, declared in lineage[asset].items():

@@ -10,23 +10,35 @@ import os
 import dagster as dg
 import numpy as np
 import pandas as pd
-
 from _declared import Declared, column_lineage
 
-__all__ = ["LINEAGE", "build_defs", "items_for_day"]
+__all__ = ["ASSETS", "LINEAGE", "items_for_day"]
 
 ID = "DIRECT/IDENTITY"
 CALC = "DIRECT/TRANSFORMATION"
-ITEM_COLUMNS = ("id", "parent", "time", "type", "user_id", "text", "score", "title",
-                "descendants", "url")
+ITEM_COLUMNS = (
+    "id",
+    "parent",
+    "time",
+    "type",
+    "user_id",
+    "text",
+    "score",
+    "title",
+    "descendants",
+    "url",
+)
 _COPY = Declared({c: {c: ID} for c in ITEM_COLUMNS}, frozenset({"type"}))
 LINEAGE: dict[str, dict[str, Declared]] = {
     "comments": {"items": _COPY},
     "stories": {"items": _COPY},
     "comment_stories": {
         "comments": Declared(
-            {"comment_id": {"id": ID}, "commenter_id": {"user_id": ID},
-             "story_id": {"parent": CALC}},  # the root reached over parent links
+            {
+                "comment_id": {"id": ID},
+                "commenter_id": {"user_id": ID},
+                "story_id": {"parent": CALC},
+            },  # the root reached over parent links
             frozenset({"id", "parent"}),
         ),
         "stories": Declared({}, frozenset({"id"})),  # only joined on
@@ -34,8 +46,28 @@ LINEAGE: dict[str, dict[str, Declared]] = {
 }
 """``{asset: {upstream asset: what it reads}}``."""
 
-_WORDS = ["show", "ask", "rust", "llm", "postgres", "startup", "launch", "why", "new",
-          "open", "source", "data", "the", "a", "of", "for", "in", "tool", "guide", "web"]
+_WORDS = [
+    "show",
+    "ask",
+    "rust",
+    "llm",
+    "postgres",
+    "startup",
+    "launch",
+    "why",
+    "new",
+    "open",
+    "source",
+    "data",
+    "the",
+    "a",
+    "of",
+    "for",
+    "in",
+    "tool",
+    "guide",
+    "web",
+]
 
 
 def _users() -> np.ndarray:
@@ -64,12 +96,14 @@ def items_for_day(day: int) -> pd.DataFrame:
     story = kinds == "story"
     has_url = story & (rng.random(n) < 0.75) | (kinds == "job")
     title = [
-        " ".join(rng.choice(_WORDS, int(rng.integers(3, 9)))).capitalize() if k != "comment" else None
+        " ".join(rng.choice(_WORDS, int(rng.integers(3, 9)))).capitalize()
+        if k != "comment"
+        else None
         for k in kinds
     ]
     text = [
         None if (k != "comment" and u) else " ".join(rng.choice(_WORDS, int(rng.integers(5, 40))))
-        for k, u in zip(kinds, has_url)
+        for k, u in zip(kinds, has_url, strict=True)
     ]
     frame = pd.DataFrame(
         {
@@ -83,7 +117,10 @@ def items_for_day(day: int) -> pd.DataFrame:
             "title": pd.array(title, dtype="string"),
             "descendants": np.nan,
             "url": pd.array(
-                [f"https://{rng.choice(_WORDS)}.example.org/{i}" if u else None for i, u in zip(ids, has_url)],
+                [
+                    f"https://{rng.choice(_WORDS)}.example.org/{i}" if u else None
+                    for i, u in zip(ids, has_url, strict=True)
+                ],
                 dtype="string",
             ),
         }

@@ -11,18 +11,21 @@ import os
 import dagster as dg
 import numpy as np
 import pandas as pd
-
 from _declared import Declared, column_lineage
 
-__all__ = ["LINEAGE", "prices_for_day"]
+__all__ = ["ASSETS", "LINEAGE", "prices_for_day"]
 
 ID = "DIRECT/IDENTITY"
 CALC = "DIRECT/TRANSFORMATION"
 LINEAGE: dict[str, dict[str, Declared]] = {
     "sp500_bollinger_bands": {
         "sp500_prices": Declared(
-            {"name": {"name": ID}, "date": {"date": ID},
-             "upper": {"close": CALC}, "lower": {"close": CALC}},
+            {
+                "name": {"name": ID},
+                "date": {"date": ID},
+                "upper": {"close": CALC},
+                "lower": {"close": CALC},
+            },
             frozenset({"name", "date"}),  # the window: per name, ordered by date
         ),
     },
@@ -39,9 +42,33 @@ LINEAGE: dict[str, dict[str, Declared]] = {
 }
 """``{asset: {upstream asset: what it reads}}``."""
 
-TICKERS = ("AAL", "AAPL", "ABBV", "ADBE", "AMZN", "BAC", "CSCO", "CVX", "DIS", "GE", "GOOG",
-           "HD", "INTC", "JNJ", "JPM", "KO", "MRK", "MSFT", "NFLX", "NKE", "ORCL", "PFE",
-           "T", "WMT", "XOM")
+TICKERS = (
+    "AAL",
+    "AAPL",
+    "ABBV",
+    "ADBE",
+    "AMZN",
+    "BAC",
+    "CSCO",
+    "CVX",
+    "DIS",
+    "GE",
+    "GOOG",
+    "HD",
+    "INTC",
+    "JNJ",
+    "JPM",
+    "KO",
+    "MRK",
+    "MSFT",
+    "NFLX",
+    "NKE",
+    "ORCL",
+    "PFE",
+    "T",
+    "WMT",
+    "XOM",
+)
 HISTORY = 400
 WINDOW = 120
 RATE, SIGMA = 30, 2.0
@@ -90,9 +117,7 @@ def sp500_prices() -> pd.DataFrame:
     return prices_for_day(_day())
 
 
-@dg.asset(
-    metadata={"dagster/column_lineage": column_lineage("sp500_bollinger_bands", LINEAGE)}
-)
+@dg.asset(metadata={"dagster/column_lineage": column_lineage("sp500_bollinger_bands", LINEAGE)})
 def sp500_bollinger_bands(sp500_prices: pd.DataFrame) -> pd.DataFrame:
     """Bollinger bands of each ticker's closing price (30-day window, two sigmas)."""
     by_name = sp500_prices.groupby("name")["close"]
@@ -112,9 +137,7 @@ def sp500_bollinger_bands(sp500_prices: pd.DataFrame) -> pd.DataFrame:
 EVENT = pd.CategoricalDtype(["high", "low"], ordered=False)
 
 
-@dg.asset(
-    metadata={"dagster/column_lineage": column_lineage("sp500_anomalous_events", LINEAGE)}
-)
+@dg.asset(metadata={"dagster/column_lineage": column_lineage("sp500_anomalous_events", LINEAGE)})
 def sp500_anomalous_events(
     sp500_prices: pd.DataFrame, sp500_bollinger_bands: pd.DataFrame
 ) -> pd.DataFrame:

@@ -16,10 +16,52 @@ __all__ = ["write_seeds"]
 SEED = 30_2026
 START = dt.datetime(2026, 3, 2, 7, 0)
 
-FIRST = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kim",
-         "Lea", "Max", "Noor", "Oli", "Pia", "Quin", "Rui", "Sam", "Tao", "Uma", "Vik"]
-LAST = ["Abe", "Berg", "Costa", "Diaz", "Evans", "Frey", "Gill", "Hart", "Ito", "Jung",
-        "Khan", "Lund", "Moro", "Nagy", "Ortiz", "Park", "Quist", "Rossi", "Sato", "Toth"]
+FIRST = [
+    "Ada",
+    "Ben",
+    "Cleo",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hana",
+    "Ivo",
+    "Jo",
+    "Kim",
+    "Lea",
+    "Max",
+    "Noor",
+    "Oli",
+    "Pia",
+    "Quin",
+    "Rui",
+    "Sam",
+    "Tao",
+    "Uma",
+    "Vik",
+]
+LAST = [
+    "Abe",
+    "Berg",
+    "Costa",
+    "Diaz",
+    "Evans",
+    "Frey",
+    "Gill",
+    "Hart",
+    "Ito",
+    "Jung",
+    "Khan",
+    "Lund",
+    "Moro",
+    "Nagy",
+    "Ortiz",
+    "Park",
+    "Quist",
+    "Rossi",
+    "Sato",
+    "Toth",
+]
 STORES = [
     ("Philadelphia", dt.datetime(2016, 9, 1), 0.06),
     ("Brooklyn", dt.datetime(2017, 3, 12), 0.04),
@@ -38,7 +80,13 @@ PRODUCTS = [  # sku, name, type, price (cents), description
     ("BEV-004", "lemonade", "beverage", 400, "fresh lemons, a little sugar"),
 ]
 SUPPLIES = [  # id, name, cost (cents), perishable, skus it goes into
-    ("SUP-001", "compostable cutlery", 7, False, ["JAF-001", "JAF-002", "JAF-003", "JAF-004", "JAF-005"]),
+    (
+        "SUP-001",
+        "compostable cutlery",
+        7,
+        False,
+        ["JAF-001", "JAF-002", "JAF-003", "JAF-004", "JAF-005"],
+    ),
     ("SUP-002", "paper bag", 12, False, ["JAF-001", "JAF-002", "JAF-003", "JAF-004", "JAF-005"]),
     ("SUP-003", "sourdough bread", 45, True, ["JAF-001", "JAF-002", "JAF-003", "JAF-004"]),
     ("SUP-004", "brioche", 52, True, ["JAF-005"]),
@@ -95,7 +143,17 @@ def _day(day: int, customers: list[tuple[str, str]], stores: list[str]):  # type
         chosen = rng.choice(skus, size=int(rng.integers(1, 5)), p=weights / weights.sum())
         subtotal = int(sum(prices[s] for s in chosen))
         tax = round(subtotal * STORES[store][2])
-        orders.append((order_id, customer, at.isoformat(sep=" "), stores[store], subtotal, tax, subtotal + tax))
+        orders.append(
+            (
+                order_id,
+                customer,
+                at.isoformat(sep=" "),
+                stores[store],
+                subtotal,
+                tax,
+                subtotal + tax,
+            )
+        )
         for sku in chosen:
             items.append((_uuid(rng), order_id, sku))
     for _ in range(max(1, rows // 100)):  # items the till lost the order of
@@ -127,13 +185,22 @@ def write_seeds(seeds: Path, day: int) -> None:
     _write(
         seeds / "raw_stores.csv",
         ["id", "name", "opened_at", "tax_rate"],
-        [(sid, name, opened.isoformat(sep=" "), rate) for sid, (name, opened, rate) in zip(stores, STORES)],
+        [
+            (sid, name, opened.isoformat(sep=" "), rate)
+            for sid, (name, opened, rate) in zip(stores, STORES, strict=True)
+        ],
     )
-    _write(seeds / "raw_products.csv", ["sku", "name", "type", "price", "description"], list(PRODUCTS))
+    _write(
+        seeds / "raw_products.csv", ["sku", "name", "type", "price", "description"], list(PRODUCTS)
+    )
     _write(
         seeds / "raw_supplies.csv",
         ["id", "name", "cost", "perishable", "sku"],
-        [(sid, name, cost, str(p).lower(), sku) for sid, name, cost, p, skus in SUPPLIES for sku in skus],
+        [
+            (sid, name, cost, str(p).lower(), sku)
+            for sid, name, cost, p, skus in SUPPLIES
+            for sku in skus
+        ],
     )
     _write(
         seeds / "raw_orders.csv",
