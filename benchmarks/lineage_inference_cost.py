@@ -29,7 +29,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-from _common import LOAD_AT_START, machine_info  # noqa: E402
+from _common import machine_info  # noqa: E402
 
 
 def _table(index: int, run: int, rows: int, columns: int):  # type: ignore[no-untyped-def]
@@ -159,7 +159,6 @@ def main() -> None:
                     env={**os.environ, "PYTHONHASHSEED": "0"},
                 )
                 got[who].append(json.loads(out.stdout.strip().splitlines()[-1]))
-    load_end = os.getloadavg()[0]
     lines = [
         "| plan | wall ms (median) | CPU ms (median) | datasets affected | of them inferred |",
         "|---|---|---|---|---|",
@@ -181,7 +180,6 @@ def main() -> None:
         f"- command: `.venv/bin/python benchmarks/lineage_inference_cost.py --datasets "
         f"{args.datasets} --columns {args.columns} --runs {args.runs} --rows {args.rows} "
         f"--depth {args.depth} --reps {args.reps}`",
-        f"- load average (1 min) at start {LOAD_AT_START:.2f}, at end {load_end:.2f}",
         machine_info(),
     ]
     print("\n".join(lines))
