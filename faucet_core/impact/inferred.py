@@ -6,7 +6,8 @@ written as an edge's lineage.
 Kept in memory per process (:data:`CACHE_SIZE` sinks, least recently used out), keyed by
 the store, the sink, its inputs and the identity of every stored profile row the
 inference reads (id, run, partition, time, row count): a new or replaced profile of any of
-them is a new key, so a cached result is never stale. One ``faucet plan`` of a change set
+them is a new key, so a cached result is never stale (an in-memory SQLite store, whose URL
+names no one database, is not cached). One ``faucet plan`` of a change set
 and a long-running ``faucet serve`` infer each sink once; separate ``faucet plan``
 processes still infer anew."""
 
@@ -97,9 +98,12 @@ def infer_into(
     default those of the catalog's edges into it. Cached (see the module)."""
     if sources is None:
         sources = {e.source_id: e.source_uri for e in edges_where(conn, sinks=[sink_id])}
+    url = conn.engine.url
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        return _infer_into(conn, sink_id, sources)  # every in-memory store has one URL
     names = tuple(sorted(sources.items(), key=lambda kv: kv[0]))
     key = (
-        conn.engine.url.render_as_string(hide_password=True),
+        url.render_as_string(hide_password=True),
         sink_id,
         names,
         _marks(conn, sink_id, RUNS),

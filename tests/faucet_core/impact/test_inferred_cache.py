@@ -148,3 +148,16 @@ def test_the_cache_keeps_at_most_cache_size_sinks(
         infer_into(conn, RAW.id)  # another sink (no inputs): pushes the first out
     assert _into(catalog)[RAW.id] is not edge
     assert len(inferred._cache) == 1
+
+
+def test_in_memory_stores_are_never_cached() -> None:
+    clear_cache()
+    found = []
+    for _ in range(2):
+        with Catalog("sqlite://") as cat:
+            for day in (1, 2, 3):
+                _record_day(cat, day)
+            found.append(_into(cat)[RAW.id])
+    assert found[0] is not found[1]
+    assert found[0] == found[1]
+    assert not inferred._cache
