@@ -7,10 +7,10 @@ from dataclasses import replace
 
 from faucet_core.catalog import Catalog
 from faucet_core.catalog.model import Consumer, Contract, Edge
-from faucet_core.catalog.read import entries
+from faucet_core.catalog.read import edges_where, entries
 from faucet_core.errors import CatalogError, ImpactError
 from faucet_core.impact.delta import schema_delta
-from faucet_core.impact.inferred import infer_edge
+from faucet_core.impact.inferred import InferredEdge, infer_into
 from faucet_core.impact.planned import PlannedSchema
 from faucet_core.impact.report import (
     AffectedDataset,
@@ -147,12 +147,25 @@ def plan_impact(
                 return edge
             key = (edge.source_id, edge.sink_id)
             if key not in inferred:
-                got = infer_edge(conn, edge.source_id, edge.sink_id, source_name=names.get(key[0]))
+                got = inferred_over(edge.source_id, edge.sink_id)
                 inferred[key] = replace(edge, inferred=got.lineage(), evidence=got.evidence())
             found = inferred[key]
             return replace(edge, inferred=found.inferred, evidence=found.evidence)
 
         names: dict[str, str] = {}
+        into: dict[str, dict[str, InferredEdge]] = {}
+
+        def inferred_over(source_id: str, sink_id: str) -> InferredEdge:
+            """One edge's inferred lineage, weighed against the sink's other inputs (all
+            of a sink's edges are inferred together, once)."""
+            per = into.get(sink_id)
+            if per is None or source_id not in per:
+                sources: dict[str, str | None] = {
+                    e.source_id: e.source_uri for e in edges_where(conn, sinks=[sink_id])
+                }
+                sources.setdefault(source_id, names.get(source_id))
+                per = into[sink_id] = infer_into(conn, sink_id, sources)
+            return per[source_id]
 
         def load(frontier: Sequence[str]) -> list[RawEdge]:
             found = edges_from(conn, frontier)

@@ -18,8 +18,10 @@ value list is compared exactly, and otherwise only a same-named column with no m
 distinct values is a candidate, at most :data:`UNMEASURED_CAP` confident.
 :data:`CONFIDENT` is the confidence the impact walk needs before it reports a
 column as ``breaking (inferred)``; below it, the edge stays opaque (``unknown``).
-Inferred lineage is never stored as declared lineage: it is recomputed from the stored
-profiles when asked (``faucet catalog show``, ``faucet plan --impact``).
+A column confident over several inputs of one asset (a join key) is settled across them
+by :mod:`faucet_core.lineage.rivals`. Inferred lineage is never stored as declared
+lineage: it is recomputed from the stored profiles when asked (``faucet catalog show``,
+``faucet plan --impact``).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ __all__ = [
 ]
 
 CONFIDENT = 0.8
-"""The confidence at which the impact walk uses an inferred column (precision >= 0.9 on
-the corpus of benchmarks/results/lineage_inference.md)."""
+"""The confidence at which the impact walk uses an inferred column. Chosen on the tune
+corpus of benchmarks/results/lineage_inference.md; precision there on the held-out
+projects nobody tuned on: 0.98 (with :mod:`faucet_core.lineage.rivals`)."""
 MIN_CONTAINMENT = 0.9
 """Below this share of its distinct values found upstream, a column is no candidate
 (HyperLogLog at lg_k 12 estimates a union within a few percent)."""
@@ -72,6 +75,13 @@ class Evidence:
     held: int
     unique: bool
     """No other upstream column is a candidate for it."""
+    rivals: tuple[str, ...] = ()
+    """Other inputs of the same output that hold the column as confidently
+    (:func:`faucet_core.lineage.rivals.settle_rivals`): a join key equals the key it is
+    joined on, so the values cannot tell which side it was taken from."""
+    grain: bool | None = None
+    """With rivals: whether this input's row count is the output's in every compared run
+    (the side whose rows the output keeps); None without rivals."""
 
     def text(self) -> str:
         if self.containment is None:
@@ -91,6 +101,9 @@ class Evidence:
             parts.append("same null pattern")
         if not self.unique:
             parts.append("other upstream columns match too")
+        if self.rivals:
+            rows = "keeps" if self.grain else "does not keep"
+            parts.append(f"the output {rows} its rows; also held by {', '.join(self.rivals)}")
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,6 +117,7 @@ class Evidence:
             "runs": self.runs,
             "held": self.held,
             "unique": self.unique,
+            **({"rivals": list(self.rivals), "grain": self.grain} if self.rivals else {}),
         }
 
 

@@ -121,12 +121,23 @@ def _inferred_lines(inferred: Any) -> str:
     if inferred is None or not inferred.runs:
         return ""
     confident = inferred.confident
+    # a join key another input holds as well: shown, so the missing column is explained
+    contested = [c for c in inferred.candidates if c.evidence.rivals and not c.confident]
     head = f"\n      inferred from {inferred.runs} profiled run(s), not declared:"
     if not confident:
-        return head + " no confident candidate (the edge stays unknown)"
+        head += " no confident candidate (the edge stays unknown)"
     return head + "".join(
-        f"\n        {c.column} <- {c.source} ({c.confidence:.2f}: {c.evidence.text()})"
-        for c in confident
+        [
+            *(
+                f"\n        {c.column} <- {c.source} ({c.confidence:.2f}: {c.evidence.text()})"
+                for c in confident
+            ),
+            *(
+                f"\n        not confident: {c.column} <- {c.source} "
+                f"({c.confidence:.2f}: {c.evidence.text()})"
+                for c in contested
+            ),
+        ]
     )
 
 

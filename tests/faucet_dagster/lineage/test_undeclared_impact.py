@@ -138,3 +138,26 @@ def test_catalog_show_says_which_lineage_is_inferred(
     assert edge["column_lineage"] is None
     confident = [c for c in edge["inferred_lineage"]["candidates"] if c["confident"]]
     assert len(confident) == 5
+
+
+def test_fail_on_breaking_with_a_break_reached_only_by_inference(
+    on_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``breaking (inferred)`` counts as ``breaking`` in the report's severity; the exit
+    status does not hang on it: only the planned asset's breaking changes flow, so its own
+    entry is ``breaking`` too."""
+    sample = tmp_path / "raw_orders.csv"  # tomorrow's raw orders: no amount
+    sample.write_text(
+        "order_id,customer_email,region,status,ordered_at\n"
+        "1,a@example.com,eu,paid,2026-09-02T10:00:00\n"
+    )
+    args = ["plan", "--impact", "-f", LOCATION, "--select", "raw_orders", "--sample", str(sample)]
+    assert main([*args, "--json", "--fail-on", "breaking"]) == 3
+    impact = json.loads(capsys.readouterr().out)["impact"]
+    assert impact["severity"] == "breaking"
+    found = _by_name(impact)
+    assert (found["orders"]["severity"], found["orders"].get("inferred")) == ("breaking", True)
+    assert found["raw_orders"]["severity"] == "breaking"  # the sink: amount removed
+    assert "inferred" not in found["raw_orders"]
+    assert main([*args, "--fail-on", "unknown"]) == 3
+    capsys.readouterr()

@@ -1,0 +1,9 @@
+with
+
+locations as (
+
+    select * from {{ ref('stg_locations') }}
+
+)
+
+select * from locations

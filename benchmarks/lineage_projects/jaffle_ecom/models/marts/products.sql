@@ -1,0 +1,9 @@
+with
+
+products as (
+
+    select * from {{ ref('stg_products') }}
+
+)
+
+select * from products

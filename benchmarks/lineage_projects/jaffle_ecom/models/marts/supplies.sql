@@ -1,0 +1,9 @@
+with
+
+supplies as (
+
+    select * from {{ ref('stg_supplies') }}
+
+)
+
+select * from supplies
