@@ -85,16 +85,6 @@ def _fractional(column: ColumnProfile) -> bool:
     )
 
 
-MANY_LEVELS = 10
-"""Integer readings whose baseline runs show at least this many values (median) have a
-resolution too (lux, watts per square metre); fewer are codes."""
-
-
-def _many_levels(past: Sequence[ColumnProfile]) -> bool:
-    counts = sorted(c.distinct for c in past)
-    return bool(counts) and counts[len(counts) // 2] >= MANY_LEVELS
-
-
 def spread_elasticity(current: ColumnProfile, past: Sequence[ColumnProfile], b: float) -> float:
     """How a column of readings' distinct count scales with the spread of its values
     (their standard deviation), once volume is accounted for by ``b``; 0 where the
@@ -105,18 +95,16 @@ def spread_elasticity(current: ColumnProfile, past: Sequence[ColumnProfile], b: 
     from K levels show K (1 - exp(-n / K)) distinct values, whose elasticity in K is
     1 - (its elasticity in n): a calm day's temperature reads two values where a
     changeable one reads twelve, from the same 24 records, while values that never
-    repeat (b = 1) do not depend on the spread at all. Numbers with a fractional
-    part count as readings, and integers whose baseline runs show at least
-    :data:`MANY_LEVELS` values (riders an hour, lux: a calm day's fewer values are its
-    smaller spread, and a fall in their level is the mean's news, not the count's);
-    codes, with fewer levels, have no resolution. 0 as well when the current run or a
+    repeat (b = 1) do not depend on the spread at all. Only numbers with a fractional
+    part count as readings: integer counts (riders an hour) fall with their level, which
+    is the news, and codes have no resolution. 0 as well when the current run or a
     baseline run has no spread: a constant is judged as it is. The detector uses this
     only to clear a drop (:mod:`faucet_core.drift.seriestests`), never to raise one: a
     column whose units changed (cents) moves its spread without a new resolution.
     """
     if _stddev(current) <= 0.0 or not past or any(_stddev(c) <= 0.0 for c in past):
         return 0.0
-    if not any(_fractional(c) for c in (current, *past)) and not _many_levels(past):
+    if not any(_fractional(c) for c in (current, *past)):
         return 0.0
     return min(max(1.0 - b, 0.0), 1.0)
 
