@@ -10,7 +10,9 @@
    On PostgreSQL (a dialect with :attr:`~SqlDialect.hash64`) distinct and the quantiles
    leave that query so that it keeps a parallel plan: a large column's distinct is a
    theta sketch computed in SQL (:mod:`faucet_core.profile.sql_theta`), a small one is
-   counted exactly. On PostgreSQL and DuckDB (:attr:`~SqlDialect.sample`) p50 / p95 come
+   counted exactly, and categorical columns by the planner's statistics are counted from
+   their top-values groups (one GROUP BY of their combinations when few are expected).
+   Integers' stddev is computed over double precision. On PostgreSQL and DuckDB (:attr:`~SqlDialect.sample`) p50 / p95 come
    from one more statement, on a Bernoulli sample once a column has more than
    :data:`EXACT_QUANTILES_UP_TO` values (an exact quantile holds every value in memory);
 3. for each categorical column (distinct at most ``categorical_max_distinct``), not
@@ -76,7 +78,8 @@ def profile_sql(table: SqlTable, config: ProfilingConfig | None = None) -> Table
     counts, min, max and string lengths; mean and stddev to float precision; p50 / p95
     exact on DuckDB and PostgreSQL below 400,000 values per column, then from a sample
     within the in-memory sketch's error; distinct exact below 100,000 values and within
-    HyperLogLog error above; top values exact. See docs/sql.md for every dialect.
+    the in-memory HyperLogLog's error above (1.6 % relative standard error); top values
+    exact. See docs/sql.md for every dialect.
     """
     if not is_sql_table(table):
         raise ProfilingInputError(

@@ -83,8 +83,8 @@ class SqlDialect:
     distinct_hints: Callable[[Any, str, str | None], dict[str, float]] | None = None
     """The planner's distinct estimates of a table's columns (a count, or minus a fraction
     of the rows), from its statistics: a column they put well below the exact bound skips
-    the HyperLogLog and is counted exactly at once (a hint only: every figure is still
-    computed)."""
+    the estimate and is counted exactly at once, and the theta sketch sizes its threshold
+    from them (a hint only: every figure is still computed)."""
     sample: Callable[[Any, float], Any] | None = None
     """A repeatable Bernoulli sample of about ``percent`` % of a table's rows (a FROM
     clause); None: quantiles are computed in the aggregate query, over every value."""
