@@ -12,9 +12,10 @@
    theta sketch computed in SQL (:mod:`faucet_core.profile.sql_theta`), a small one is
    counted exactly, and categorical columns by the planner's statistics are counted from
    their top-values groups (one GROUP BY of their combinations when few are expected).
-   Integers' stddev is computed over double precision. On PostgreSQL and DuckDB (:attr:`~SqlDialect.sample`) p50 / p95 come
-   from one more statement, on a Bernoulli sample once a column has more than
-   :data:`EXACT_QUANTILES_UP_TO` values (an exact quantile holds every value in memory);
+   Integers' stddev is computed over double precision. On PostgreSQL and DuckDB
+   (:attr:`~SqlDialect.sample`) p50 / p95 come from one more statement, on a Bernoulli
+   sample once a column has more than :data:`EXACT_QUANTILES_UP_TO` values (an exact
+   quantile holds every value in memory);
 3. for each categorical column (distinct at most ``categorical_max_distinct``), not
    classified, ``GROUP BY col ORDER BY count DESC LIMIT categorical_max_distinct + 1``.
 
