@@ -1,11 +1,43 @@
-"""The column profiler: per-column statistics from bounded-memory sketches."""
+"""The column profiler: per-column statistics from bounded-memory sketches.
 
-from faucet_core.profile.arrow_path import json_type_of
-from faucet_core.profile.model import ColumnProfile, JsonType, NumericStats, StringStats, TopValue
-from faucet_core.profile.profiler import Profiler, profile
-from faucet_core.profile.sketches import SketchParams
-from faucet_core.profile.sql import SqlTable, is_sql_table, profile_sql
-from faucet_core.profile.table import TableProfile
+The public names are imported on first use (PEP 562): profiling a SQL table where it lives
+never loads pyarrow or the sketches, and streaming a file never loads SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from faucet_core.profile.arrow_path import json_type_of
+    from faucet_core.profile.model import (
+        ColumnProfile,
+        JsonType,
+        NumericStats,
+        StringStats,
+        TopValue,
+    )
+    from faucet_core.profile.profiler import Profiler, profile
+    from faucet_core.profile.sketches import SketchParams
+    from faucet_core.profile.sql import SqlTable, is_sql_table, profile_sql
+    from faucet_core.profile.table import TableProfile
+
+_SOURCES = {
+    "faucet_core.profile.arrow_path": ("json_type_of",),
+    "faucet_core.profile.model": (
+        "ColumnProfile",
+        "JsonType",
+        "NumericStats",
+        "StringStats",
+        "TopValue",
+    ),
+    "faucet_core.profile.profiler": ("Profiler", "profile"),
+    "faucet_core.profile.sketches": ("SketchParams",),
+    "faucet_core.profile.sql": ("SqlTable", "is_sql_table", "profile_sql"),
+    "faucet_core.profile.table": ("TableProfile",),
+}
+_MODULE_OF = {name: module for module, names in _SOURCES.items() for name in names}
 
 __all__ = [
     "ColumnProfile",
@@ -22,3 +54,16 @@ __all__ = [
     "profile",
     "profile_sql",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'faucet_core.profile' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -15,11 +15,13 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from faucet_core.config import PolicyConfig, PolicyRule, ValueDetector
+
+if TYPE_CHECKING:  # pyarrow is imported where an Arrow type or array is inspected: the
+    # SQL pushdown classifies by name and by a list of sampled texts, without pyarrow
+    import pyarrow as pa
 
 __all__ = ["DETECTORS", "PolicyState", "luhn_valid"]
 
@@ -157,7 +159,7 @@ class PolicyState:
             return
         take = min(_SAMPLE_PER_BATCH, _SAMPLE_PER_COLUMN - self._sampled)
         sample = uniques[:take]
-        texts = sample.to_pylist() if isinstance(sample, pa.Array) else list(sample)
+        texts = list(sample) if isinstance(sample, list) else sample.to_pylist()
         texts = [t for t in texts if t is not None]
         if not texts:
             return
@@ -181,6 +183,8 @@ class PolicyState:
 
 
 def _struct_names(t: pa.DataType, out: set[str]) -> None:
+    import pyarrow as pa
+
     if pa.types.is_struct(t):
         for i in range(t.num_fields):
             f = t.field(i)

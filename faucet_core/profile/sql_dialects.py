@@ -16,7 +16,6 @@ which differs when ``q * n`` is a whole number, so the exact dialects ask for
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.elements import ColumnElement, Grouping
 from sqlalchemy.sql.functions import FunctionElement
+
+from faucet_core.profile.sql_reflect import Nested, reflect_columns
 
 __all__ = [
     "ANSI",
@@ -41,15 +42,6 @@ Expr = ColumnElement[Any]
 
 DISC_SHIFT = 1e-12
 """Added to ``q`` for ``percentile_disc``/``quantile_disc`` (see the module docstring)."""
-
-
-class Nested(sa.types.UserDefinedType[Any]):
-    """A DuckDB STRUCT or MAP column (SQLAlchemy has no type for them): a JSON object."""
-
-    cache_ok = True
-
-    def get_col_spec(self, **_kw: Any) -> str:
-        return "STRUCT"
 
 
 @dataclass(frozen=True)
@@ -86,13 +78,13 @@ class SqlDialect:
     hash64: Callable[[Expr, str], Expr] | None = None
     """A 64-bit hash of a value, given the value and its family (``integer``, ``float``,
     ``decimal``, ``timestamp``, ``timestamptz``, ``other``): the distinct count of a large
-    table then comes from a HyperLogLog computed in SQL (see ``profile.sql_hll``) instead
+    table then comes from a theta sketch computed in SQL (see ``profile.sql_theta``) instead
     of ``count(DISTINCT)``; None: the dialect's :attr:`distinct`."""
     distinct_hints: Callable[[Any, str, str | None], dict[str, float]] | None = None
     """The planner's distinct estimates of a table's columns (a count, or minus a fraction
     of the rows), from its statistics: a column they put well below the exact bound skips
-    the HyperLogLog and is counted exactly at once (a hint only: every figure is still
-    computed)."""
+    the estimate and is counted exactly at once, and the theta sketch sizes its threshold
+    from them (a hint only: every figure is still computed)."""
     sample: Callable[[Any, float], Any] | None = None
     """A repeatable Bernoulli sample of about ``percent`` % of a table's rows (a FROM
     clause); None: quantiles are computed in the aggregate query, over every value."""
@@ -144,6 +136,14 @@ def _pg_micros(expr: Expr) -> Expr:
     # date_part is double precision (exact for whole microseconds below 60 seconds);
     # EXTRACT is numeric from PostgreSQL 14 on, several times slower per row
     return sa.func.date_part("microseconds", expr, type_=sa.Float(53))
+
+
+def _pg_stddev_pop(expr: Expr) -> Expr:
+    # over integers as double precision: stddev_pop(bigint) accumulates in numeric, several
+    # times slower per row; the in-memory profiler takes integers as float64 too
+    if isinstance(expr.type, sa.Integer):
+        expr = sa.cast(expr, sa.Float(53))
+    return sa.func.stddev_pop(expr)
 
 
 _SAMPLE_SEED = 26
@@ -320,7 +320,7 @@ POSTGRESQL = SqlDialect(
     quantile_exact=True,
     char_length=lambda e: sa.func.char_length(e),
     byte_length=lambda e: sa.func.octet_length(e),
-    stddev_pop=lambda e: sa.func.stddev_pop(e),
+    stddev_pop=_pg_stddev_pop,
     is_nan=_special("NaN"),
     is_inf=_inf_literal,
     decimal_nan=True,
@@ -430,77 +430,3 @@ DIALECTS: dict[str, SqlDialect] = {
 def dialect_for(name: str) -> SqlDialect:
     """The functions for SQLAlchemy dialect ``name``; :data:`ANSI` for any other."""
     return DIALECTS.get(name, ANSI)
-
-
-# -- reflection -------------------------------------------------------------------------------
-def reflect_columns(conn: sa.Connection, name: str, schema: str | None) -> list[tuple[str, Any]]:
-    """(name, SQLAlchemy type) of every column of table or view ``name``, in order.
-
-    DuckDB is read from its ``information_schema``: duckdb-engine's reflection runs
-    PostgreSQL catalog queries that DuckDB cannot answer under SQLAlchemy 2.1. Every other
-    dialect goes through ``inspect(conn).get_columns``. A missing table raises
-    ``sqlalchemy.exc.NoSuchTableError``.
-    """
-    if conn.dialect.name == "duckdb":
-        return _duckdb_columns(conn, name, schema)
-    return [(c["name"], c["type"]) for c in sa.inspect(conn).get_columns(name, schema=schema)]
-
-
-def _duckdb_columns(conn: sa.Connection, name: str, schema: str | None) -> list[tuple[str, Any]]:
-    cols = sa.table(
-        "columns",
-        sa.column("table_name"),
-        sa.column("table_schema"),
-        sa.column("column_name"),
-        sa.column("data_type"),
-        sa.column("ordinal_position"),
-        schema="information_schema",
-    )
-    where = cols.c.table_schema == (schema if schema is not None else sa.func.current_schema())
-    query = (
-        sa.select(cols.c.column_name, cols.c.data_type)
-        .where(cols.c.table_name == name, where)
-        .order_by(cols.c.ordinal_position)
-    )
-    rows = conn.execute(query).all()
-    if not rows:
-        raise sa.exc.NoSuchTableError(name)
-    return [(str(column), _duckdb_type(str(text))) for column, text in rows]
-
-
-_DUCKDB_TYPES: dict[str, Any] = {
-    "BOOLEAN": sa.Boolean(),
-    "DOUBLE": sa.Float(53),
-    "FLOAT": sa.REAL(),
-    "REAL": sa.REAL(),
-    "VARCHAR": sa.String(),
-    "DATE": sa.Date(),
-    "TIMESTAMP": sa.DateTime(),
-    "TIMESTAMP_S": sa.DateTime(),
-    "TIMESTAMP_MS": sa.DateTime(),
-    "TIMESTAMP_NS": sa.DateTime(),
-    "TIMESTAMP WITH TIME ZONE": sa.DateTime(timezone=True),
-    "TIME": sa.Time(),
-    "BLOB": sa.LargeBinary(),
-    "JSON": sa.JSON(),
-    "UUID": sa.Uuid(),
-}
-_DUCKDB_DECIMAL = re.compile(r"DECIMAL\((\d+),\s*(\d+)\)")
-_DUCKDB_INTEGERS = re.compile(r"U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)")
-
-
-def _duckdb_type(text: str) -> Any:
-    if text in _DUCKDB_TYPES:
-        return _DUCKDB_TYPES[text]
-    if _DUCKDB_INTEGERS.fullmatch(text):
-        return sa.BigInteger()
-    decimal = _DUCKDB_DECIMAL.fullmatch(text)
-    if decimal:
-        return sa.Numeric(int(decimal[1]), int(decimal[2]))
-    if text.endswith("]"):
-        return sa.ARRAY(sa.types.NullType())
-    if text.startswith(("STRUCT", "MAP", "UNION")):
-        return Nested()
-    if text.startswith("ENUM"):
-        return sa.String()
-    return sa.types.NullType()  # anything else is profiled as its text

@@ -1,0 +1,264 @@
+"""Column kinds, value conversion and column choice of the SQL pushdown profiler.
+
+How a SQL type is profiled (:class:`Kind`), how a value read back from the database is
+written as the in-memory profiler writes it (JSON text of top values, ISO 8601 temporals,
+decimals as Arrow converts them), and which columns a profile covers
+(:func:`select_columns`: the ``columns`` / ``exclude`` / ``max_columns`` settings and the
+policy's name rules, as :class:`~faucet_core.profile.profiler.Profiler` applies them).
+Nothing here imports pyarrow or numpy unless a value needs them (a decimal or a
+single-precision float column).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import json
+import math
+from enum import Enum
+from fnmatch import fnmatchcase
+from typing import Any
+
+import sqlalchemy as sa
+
+from faucet_core.config import ProfilingConfig
+from faucet_core.errors import ProfilingInputError
+from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
+from faucet_core.profile.sql_reflect import Nested
+
+__all__ = [
+    "FLOATS",
+    "NESTED",
+    "NUMERIC",
+    "TEMPORAL_BASE",
+    "Kind",
+    "all_null",
+    "count_if",
+    "decimal_float",
+    "float_or_nan",
+    "json_key",
+    "json_type",
+    "kind_of",
+    "select_columns",
+    "shortest",
+    "top",
+]
+
+
+class Kind(Enum):
+    INTEGER = "integer"
+    FLOAT = "float"
+    FLOAT32 = "float32"
+    DECIMAL = "decimal"
+    BOOLEAN = "boolean"
+    TEXT = "text"
+    DATE = "date"
+    TIMESTAMP = "timestamp"
+    TIMESTAMPTZ = "timestamptz"
+    TIME = "time"
+    BINARY = "binary"
+    JSON = "json"
+    ARRAY = "array"
+    OBJECT = "object"
+    OTHER = "other"  # profiled as its text
+
+
+NUMERIC = (Kind.INTEGER, Kind.FLOAT, Kind.FLOAT32, Kind.DECIMAL)
+FLOATS = (Kind.FLOAT, Kind.FLOAT32)
+TEMPORAL_BASE = {Kind.DATE: 10, Kind.TIMESTAMP: 19, Kind.TIMESTAMPTZ: 20, Kind.TIME: 8}
+NESTED = (Kind.JSON, Kind.ARRAY, Kind.OBJECT)
+
+
+def kind_of(sql_type: Any) -> Kind:
+    """How a column of SQLAlchemy type ``sql_type`` is profiled (its JSON type follows)."""
+    t = sql_type
+    if isinstance(t, Nested):
+        return Kind.OBJECT
+    if isinstance(t, sa.ARRAY):
+        return Kind.ARRAY
+    if isinstance(t, sa.JSON):
+        return Kind.JSON
+    if isinstance(t, sa.Boolean):
+        return Kind.BOOLEAN
+    if isinstance(t, sa.Integer):
+        return Kind.INTEGER
+    if isinstance(t, sa.Float):
+        single = isinstance(t, sa.REAL) or (t.precision is not None and t.precision <= 24)
+        return Kind.FLOAT32 if single else Kind.FLOAT
+    if isinstance(t, sa.Numeric):
+        return Kind.DECIMAL
+    if isinstance(t, sa.DateTime):
+        return Kind.TIMESTAMPTZ if t.timezone else Kind.TIMESTAMP
+    if isinstance(t, sa.Date):
+        return Kind.DATE
+    if isinstance(t, sa.Time):
+        return Kind.TIME
+    if isinstance(t, sa.LargeBinary | sa.BINARY | sa.VARBINARY):
+        return Kind.BINARY
+    if isinstance(t, sa.String | sa.Enum):
+        return Kind.TEXT
+    return Kind.OTHER
+
+
+def shortest(value: Any) -> Any:
+    return sa.cast(sa.cast(value, sa.String), sa.Float(53))
+
+
+def count_if(condition: Any) -> Any:
+    return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
+
+
+def json_type(kind: Kind) -> JsonType:
+    if kind is Kind.INTEGER:
+        return JsonType.INTEGER
+    if kind in NUMERIC:
+        return JsonType.NUMBER
+    if kind is Kind.BOOLEAN:
+        return JsonType.BOOLEAN
+    if kind is Kind.ARRAY:
+        return JsonType.ARRAY
+    if kind is Kind.OBJECT:
+        return JsonType.OBJECT
+    return JsonType.STRING
+
+
+def float_or_nan(value: Any) -> float:
+    return float(value) if value is not None else math.nan
+
+
+def decimal_float(sql_type: Any, value: Any) -> float:
+    """A decimal as the in-memory profiler reads it: Arrow's cast of the column's decimal
+    type to double (which can differ from ``float()`` in the last bit: 0.043 becomes
+    0.043000000000000003 at some precisions); ``float()`` for an unconstrained NUMERIC."""
+    if value is None:
+        return math.nan
+    precision, scale = getattr(sql_type, "precision", None), getattr(sql_type, "scale", None)
+    if precision is None or scale is None or not 0 < precision <= 76:
+        return float(value)
+    import pyarrow as pa  # here: only a decimal column needs it
+
+    try:
+        arrow_type = (
+            pa.decimal128(precision, scale) if precision <= 38 else pa.decimal256(precision, scale)
+        )
+        return float(pa.array([value], arrow_type).cast(pa.float64())[0].as_py())
+    except (pa.ArrowException, TypeError, ValueError):
+        return float(value)
+
+
+def all_null(name: str, rows: int, classified: tuple[str, ...], tracked: bool) -> ColumnProfile:
+    return ColumnProfile(
+        name=name,
+        row_count=rows,
+        null_count=rows,
+        types={JsonType.NULL.value: rows} if rows else {},
+        distinct=0,
+        numeric=None,
+        string=None,
+        top_values=() if tracked else None,
+        high_cardinality=False,
+        classified=classified,
+        sketches={},
+    )
+
+
+def top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]:
+    """The ``k`` most frequent, ties broken by JSON text (as the in-memory profiler does)."""
+    keyed.sort(key=lambda item: (-item[1], item[0]))
+    return tuple(
+        TopValue(value=json.loads(key), count=n, share=n / rows if rows else 0.0)
+        for key, n in keyed[:k]
+    )
+
+
+def json_key(value: Any, kind: Kind, sql_type: Any = None) -> str:
+    """The canonical JSON text of a value, as the in-memory profiler counts it."""
+    if kind is Kind.BOOLEAN:
+        return "true" if value else "false"
+    if kind is Kind.INTEGER:
+        return str(int(value))
+    if kind is Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
+        import numpy as np  # here: only a single-precision column needs it
+
+        return json.dumps(float(str(np.float32(value))))
+    if kind is Kind.DECIMAL:
+        return json.dumps(decimal_float(sql_type, value))
+    if kind in NUMERIC:
+        return json.dumps(float(value))
+    if kind is Kind.BINARY:
+        return json.dumps(base64.b64encode(bytes(value)).decode("ascii"))
+    if kind in TEMPORAL_BASE:
+        return json.dumps(_iso_text(value))
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def _iso_text(value: Any) -> str:
+    """ISO 8601 text as the in-memory profiler writes temporals: 'T', UTC as 'Z', no
+    trailing zeros in the fraction of a second."""
+    suffix = ""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        suffix = "Z"
+    text = str(value.isoformat())
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + suffix
+
+
+def select_columns(
+    config: ProfilingConfig, names: list[str]
+) -> tuple[dict[str, tuple[str, ...]], int]:
+    """The columns a profile of a table with columns ``names`` covers, in the in-memory
+    profiler's order (``config.columns`` first, then the table's), each with the labels the
+    policy gives it by name; and how many columns ``max_columns`` left out. A name in
+    ``config.columns`` that the table lacks is included (it profiles as all null)."""
+    policy = config.policy if config.policy is not None and config.policy.rules else None
+    chosen: dict[str, tuple[str, ...]] = {}
+    rejected: set[str] = set()
+    skipped: set[str] = set()
+
+    def add(name: str) -> None:
+        if name in chosen or name in rejected or name in skipped:
+            return
+        wanted = config.columns is None or name in config.columns
+        if not wanted or any(name == p or fnmatchcase(name, p) for p in config.exclude):
+            rejected.add(name)
+        elif len(chosen) >= config.max_columns:
+            skipped.add(name)
+        else:
+            chosen[name] = _name_labels(policy, name)
+
+    for name in config.columns or ():
+        add(name)
+    seen: set[str] = set()
+    for name in names:
+        if not _utf8(name):
+            from faucet_core.profile.jsonvalues import scrub_text
+
+            name = scrub_text(name)
+        if name in seen:
+            raise ProfilingInputError(
+                f"column {name!r} appears twice in the input; rename one of them"
+            )
+        seen.add(name)
+        add(name)
+    return chosen, len(skipped)
+
+
+def _name_labels(policy: Any, name: str) -> tuple[str, ...]:
+    if policy is None:
+        return ()
+    from faucet_core.profile.policy import PolicyState
+
+    return tuple(sorted(PolicyState(policy, name).labels))
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
