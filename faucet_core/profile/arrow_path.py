@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.errors import ProfilingInputError
+from faucet_core.profile.hll_hash import float_coupons, int_coupons, string_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
@@ -191,7 +192,11 @@ def _map_entries(scalar: pa.Scalar) -> list[tuple[pa.Scalar, pa.Scalar]]:
 
 
 def _is_text(t: pa.DataType) -> bool:
-    return pa.types.is_string(t) or pa.types.is_large_string(t) or _is_string_view(t)
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t)) or _is_string_view(t)
+
+
+def _offset_text(t: pa.DataType) -> bool:
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
 def _has_map(t: pa.DataType) -> bool:
@@ -253,17 +258,34 @@ def _distinct_candidates(state: ColumnState, valid: pa.Array) -> pa.Array:
 
 
 _DEDUP_SKIP_RATIO = 0.5
+_HASHED_FEED_MIN = 2048
+"""From this many candidates on, the HyperLogLog is fed through :mod:`hll_hash` (hashed in
+numpy, only the values that change the sketch passed to it); fewer go one by one."""
+
+
+def _add_distinct_numbers(state: ColumnState, candidates: np.ndarray, coupons: Any) -> None:
+    """Feed int64 or float64 candidates to the HyperLogLog, as Python ints or floats."""
+    if candidates.size < _HASHED_FEED_MIN:
+        state.add_distinct(candidates.tolist())
+    else:
+        state.add_distinct_coupons(coupons(candidates), lambda at: candidates[at].tolist())
+
+
+def _texts_at(texts: pa.Array, at: np.ndarray) -> list[str]:
+    picked: list[str] = texts.take(pa.array(at, pa.int64())).to_pylist()
+    return [t if t else _EMPTY_STRING for t in picked]
 
 
 def _integers(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.INTEGER, len(valid))
     values = valid.to_numpy()
     state.add_numbers(values.astype(np.float64, copy=False))
-    candidates = _distinct_candidates(state, valid).to_numpy().tolist()
     if pa.types.is_uint64(valid.type) and values.size and int(values.max()) > _INT64_MAX:
         # uint64 beyond int64: hash the decimal text, as the records path does for big integers
-        candidates = [v if v <= _INT64_MAX else str(v) for v in candidates]
-    state.add_distinct(candidates)
+        candidates = _distinct_candidates(state, valid).to_numpy().tolist()
+        state.add_distinct([v if v <= _INT64_MAX else str(v) for v in candidates])
+    else:
+        _add_distinct_numbers(state, _distinct_candidates(state, valid).to_numpy(), int_coupons)
     if state.tracks_values:
         _count_values(state, valid, str)
 
@@ -289,7 +311,8 @@ def _floats(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.NUMBER, int(values.size))
     state.add_numbers(values)
     if values.size:
-        state.add_distinct(_distinct_candidates(state, valid).to_numpy().tolist())
+        candidates = _distinct_candidates(state, valid).to_numpy(zero_copy_only=False)
+        _add_distinct_numbers(state, candidates, float_coupons)
         if state.tracks_values:
             _count_values(state, valid, lambda v: json.dumps(float(v)))
 
@@ -320,10 +343,17 @@ def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) ->
         policy.observe_strings(uniques)
     else:
         uniques = _distinct_candidates(state, valid)
-    texts = uniques.to_pylist()
-    if lengths.size and lengths.min() == 0:  # the HyperLogLog ignores "": count it under a stand-in
-        texts = [t if t else _EMPTY_STRING for t in texts]
-    state.add_distinct(texts)
+    # the HyperLogLog ignores "": it is counted under a stand-in
+    coupons = None
+    if len(uniques) >= _HASHED_FEED_MIN and _offset_text(uniques.type):
+        coupons = string_coupons(uniques, _EMPTY_STRING)
+    if coupons is None:
+        texts = uniques.to_pylist()
+        if lengths.size and lengths.min() == 0:
+            texts = [t if t else _EMPTY_STRING for t in texts]
+        state.add_distinct(texts)
+    else:
+        state.add_distinct_coupons(coupons, lambda at: _texts_at(uniques, at))
     if state.tracks_values:
         _count_values(state, valid, _json_string)
 
@@ -353,7 +383,7 @@ def _temporals(state: ColumnState, valid: pa.Array) -> None:
     else:
         lengths = base + _fraction_digits(ns % 1_000_000_000)
     state.add_lengths(lengths)
-    state.add_distinct(_distinct_candidates(state, instants).to_numpy().tolist())
+    _add_distinct_numbers(state, _distinct_candidates(state, instants).to_numpy(), int_coupons)
     if state.tracks_values:
         counts = pc.value_counts(valid)
         texts = _iso_texts(counts.field("values")).to_pylist()
