@@ -37,7 +37,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.errors import ProfilingInputError
-from faucet_core.profile.hll_hash import float_coupons, int_coupons, string_coupons
+from faucet_core.profile.arrow_distinct import (
+    add_value_counts,
+    candidates,
+    feed_numbers,
+    feed_texts,
+)
+from faucet_core.profile.hll_hash import float_coupons, int_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
@@ -195,10 +201,6 @@ def _is_text(t: pa.DataType) -> bool:
     return bool(pa.types.is_string(t) or pa.types.is_large_string(t)) or _is_string_view(t)
 
 
-def _offset_text(t: pa.DataType) -> bool:
-    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
-
-
 def _has_map(t: pa.DataType) -> bool:
     if pa.types.is_map(t):
         return True
@@ -239,55 +241,23 @@ def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> No
     state.add_type(kind, len(texts))
     uniques = pc.unique(texts)
     state.add_distinct(uniques.to_pylist())
-    if state.tracks_values:
-        _count_values(state, texts, lambda s: s)
+    add_value_counts(state, texts, None, lambda s: s)
 
 
 _INT64_MAX = 2**63 - 1
-
-
-def _distinct_candidates(state: ColumnState, valid: pa.Array) -> pa.Array:
-    """The values to feed the HyperLogLog: the batch deduplicated, unless the column is known
-    to be high-cardinality and mostly unique, where deduplicating costs more than it saves
-    (the sketch ignores repeats anyway)."""
-    if not state.tracks_values and state.unique_ratio > _DEDUP_SKIP_RATIO:
-        return valid
-    uniques = pc.unique(valid)
-    state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
-    return uniques
-
-
-_DEDUP_SKIP_RATIO = 0.5
-_HASHED_FEED_MIN = 2048
-"""From this many candidates on, the HyperLogLog is fed through :mod:`hll_hash` (hashed in
-numpy, only the values that change the sketch passed to it); fewer go one by one."""
-
-
-def _add_distinct_numbers(state: ColumnState, candidates: np.ndarray, coupons: Any) -> None:
-    """Feed int64 or float64 candidates to the HyperLogLog, as Python ints or floats."""
-    if candidates.size < _HASHED_FEED_MIN:
-        state.add_distinct(candidates.tolist())
-    else:
-        state.add_distinct_coupons(coupons(candidates), lambda at: candidates[at].tolist())
-
-
-def _texts_at(texts: pa.Array, at: np.ndarray) -> list[str]:
-    picked: list[str] = texts.take(pa.array(at, pa.int64())).to_pylist()
-    return [t if t else _EMPTY_STRING for t in picked]
 
 
 def _integers(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.INTEGER, len(valid))
     values = valid.to_numpy()
     state.add_numbers(values.astype(np.float64, copy=False))
+    uniques, counts = candidates(state, valid)
     if pa.types.is_uint64(valid.type) and values.size and int(values.max()) > _INT64_MAX:
         # uint64 beyond int64: hash the decimal text, as the records path does for big integers
-        candidates = _distinct_candidates(state, valid).to_numpy().tolist()
-        state.add_distinct([v if v <= _INT64_MAX else str(v) for v in candidates])
+        state.add_distinct([v if v <= _INT64_MAX else str(v) for v in uniques.to_pylist()])
     else:
-        _add_distinct_numbers(state, _distinct_candidates(state, valid).to_numpy(), int_coupons)
-    if state.tracks_values:
-        _count_values(state, valid, str)
+        feed_numbers(state, uniques.to_numpy(), int_coupons)
+    add_value_counts(state, valid, counts, str)
 
 
 def _floats(state: ColumnState, valid: pa.Array) -> None:
@@ -311,10 +281,9 @@ def _floats(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.NUMBER, int(values.size))
     state.add_numbers(values)
     if values.size:
-        candidates = _distinct_candidates(state, valid).to_numpy(zero_copy_only=False)
-        _add_distinct_numbers(state, candidates, float_coupons)
-        if state.tracks_values:
-            _count_values(state, valid, lambda v: json.dumps(float(v)))
+        uniques, counts = candidates(state, valid)
+        feed_numbers(state, uniques.to_numpy(zero_copy_only=False), float_coupons)
+        add_value_counts(state, valid, counts, lambda v: json.dumps(float(v)))
 
 
 def _duration_seconds(valid: pa.Array) -> pa.Array:
@@ -337,28 +306,16 @@ def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) ->
     state.add_type(JsonType.STRING, len(valid))
     lengths = pc.utf8_length(valid).to_numpy()
     state.add_lengths(lengths)
+    counts = None
     if policy is not None:
-        uniques = pc.unique(valid)
+        counts = pc.value_counts(valid) if state.tracks_values else None
+        uniques = pc.unique(valid) if counts is None else counts.field("values")
         state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
         policy.observe_strings(uniques)
     else:
-        uniques = _distinct_candidates(state, valid)
-    # the HyperLogLog ignores "": it is counted under a stand-in
-    coupons = None
-    if len(uniques) >= _HASHED_FEED_MIN and _offset_text(uniques.type):
-        coupons = string_coupons(uniques, _EMPTY_STRING)
-    if coupons is None:
-        texts = uniques.to_pylist()
-        if lengths.size and lengths.min() == 0:
-            texts = [t if t else _EMPTY_STRING for t in texts]
-        state.add_distinct(texts)
-    else:
-        state.add_distinct_coupons(coupons, lambda at: _texts_at(uniques, at))
-    if state.tracks_values:
-        _count_values(state, valid, _json_string)
-
-
-_EMPTY_STRING = "\x00faucet:empty-string"
+        uniques, counts = candidates(state, valid)
+    feed_texts(state, uniques, bool(lengths.size and lengths.min() == 0))
+    add_value_counts(state, valid, counts, _json_string)
 
 
 def _json_string(value: str) -> str:
@@ -379,15 +336,20 @@ def _temporals(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.STRING, n)
     ns = instants.to_numpy()
     if base == _DATE_LENGTH:
-        lengths = np.full(n, base, dtype=np.int64)
+        state.add_length_summary(base, base, base * n, n)
     else:
-        lengths = base + _fraction_digits(ns % 1_000_000_000)
-    state.add_lengths(lengths)
-    _add_distinct_numbers(state, _distinct_candidates(state, instants).to_numpy(), int_coupons)
-    if state.tracks_values:
+        lo, hi, total = fraction_digits_summary(ns % 1_000_000_000)
+        state.add_length_summary(base + lo, base + hi, base * n + total, n)
+    if state.tracks_values:  # the distinct raw values are the distinct instants, in order
         counts = pc.value_counts(valid)
-        texts = _iso_texts(counts.field("values")).to_pylist()
-        state.add_counts([_json_string(x) for x in texts], counts.field("counts").to_pylist())
+        state.unique_ratio = len(counts) / n if n else 0.0
+        feed_numbers(state, _instants(counts.field("values"))[0].to_numpy(), int_coupons)
+        if state.tracks_values:
+            texts = _iso_texts(counts.field("values")).to_pylist()
+            keys = [_json_string(x) for x in texts]
+            state.add_counts(keys, counts.field("counts").to_pylist())
+    else:
+        feed_numbers(state, candidates(state, instants)[0].to_numpy(), int_coupons)
 
 
 _DATE_LENGTH = 10  # YYYY-MM-DD
@@ -416,13 +378,27 @@ _FIRST_DAY = -719_162  # 0001-01-01
 _LAST_DAY = 2_932_896  # 9999-12-31
 
 
-def _fraction_digits(fraction_ns: np.ndarray) -> np.ndarray:
-    """Characters the fraction of a second adds to the text: '' or '.' + digits without
-    trailing zeros."""
-    digits = np.where(fraction_ns == 0, 0, 10)  # '.' + 9 digits, before dropping zeros
-    for power in range(1, 10):
-        digits = digits - ((fraction_ns % 10**power == 0) & (fraction_ns != 0))
-    return digits.astype(np.int64)
+def fraction_digits_summary(fraction_ns: np.ndarray) -> tuple[int, int, int]:
+    """(fewest, most, total) characters the fractions of a second add to the texts: '' for
+    none, else '.' + 9 digits less the trailing zeros. Multiples of 10**p are multiples of
+    10**(p-1), so each step divides only the values still divisible (in float64, exact
+    below 10**9: a quotient is whole exactly when the division is)."""
+    n = int(fraction_ns.size)
+    rest = fraction_ns[fraction_ns != 0].astype(np.float64)
+    nonzero = int(rest.size)
+    if nonzero == 0:
+        return 0, 0, 0
+    zeros_total, zeros_max, zeros_min = 0, 0, 0  # trailing zeros, over the nonzero fractions
+    for _ in range(9):
+        quotient = rest / 10.0
+        rest = quotient[np.floor(quotient) == quotient]
+        if rest.size == 0:
+            break
+        zeros_total += int(rest.size)
+        zeros_max += 1
+        zeros_min += rest.size == nonzero
+    fewest = 0 if nonzero < n else 10 - zeros_max
+    return fewest, 10 - zeros_min, 10 * nonzero - zeros_total
 
 
 def _iso_texts(values: pa.Array) -> pa.Array:
@@ -465,9 +441,3 @@ def _arrow_texts(values: pa.Array) -> pa.Array:
         )
     ]
     return pa.array(fixed, pa.string())
-
-
-def _count_values(state: ColumnState, valid: pa.Array, encode: Any) -> None:
-    counts = pc.value_counts(valid)
-    keys = [encode(v) for v in counts.field("values").to_pylist()]
-    state.add_counts(keys, counts.field("counts").to_pylist())

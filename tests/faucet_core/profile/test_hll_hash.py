@@ -169,7 +169,7 @@ def feed_every_value(state: ColumnState, array: pa.Array) -> None:
     """Feed ``state``'s HyperLogLog every value of ``array`` as the arrow path hands them to
     the sketch (Python ints for integers and instants, floats, texts with a stand-in for
     the empty string)."""
-    from faucet_core.profile import arrow_path
+    from faucet_core.profile import arrow_distinct, arrow_path
 
     t = array.type
     if pa.types.is_temporal(t):
@@ -177,7 +177,7 @@ def feed_every_value(state: ColumnState, array: pa.Array) -> None:
     elif pa.types.is_float32(t):
         values = pa.compute.cast(pa.compute.cast(array, pa.string()), pa.float64()).to_pylist()
     elif pa.types.is_string(t) or pa.types.is_large_string(t):
-        values = [v or arrow_path._EMPTY_STRING for v in array.to_pylist()]
+        values = [v or arrow_distinct.EMPTY_STRING for v in array.to_pylist()]
     else:
         values = array.to_pylist()
     state.add_distinct(values)
