@@ -217,9 +217,9 @@ def _word_at(words: np.ndarray, at: np.ndarray) -> np.ndarray:
 # -- which values change the sketch ---------------------------------------------------------
 _HLL_MODE = 2
 _PREAMBLE = 40
-_WARM_UP_CHUNK = 512
-"""Values fed per step while the sketch is in list or set mode (it turns to HLL mode after a
-few hundred coupons at lg_k 12)."""
+_WARM_UP_WINDOW = 1024
+"""Values looked at in the first step while the sketch is in list or set mode (it turns to
+HLL mode after a few hundred coupons at lg_k 12)."""
 
 
 def _registers(hll: ds.hll_sketch) -> np.ndarray | None:
@@ -259,16 +259,17 @@ def feed_changing(
     that can change it, leaving it as feeding every value in order would."""
     start = 0
     n = coupons.rank.size
+    window = _WARM_UP_WINDOW
     while start < n:
         registers = _registers(hll)
         if registers is not None:
             at = changing_positions(registers, coupons.tail(start)) + start
             deque(map(hll.update, pick(at)), maxlen=0)
             return
-        # list or set mode: every new coupon counts; feed first occurrences a chunk at a time
-        _, first = np.unique(coupons.tail(start).coupon(), return_index=True)
-        first = np.sort(first) + start
-        deque(map(hll.update, pick(first[:_WARM_UP_CHUNK])), maxlen=0)
-        if first.size <= _WARM_UP_CHUNK:
-            return
-        start = int(first[_WARM_UP_CHUNK])
+        # list or set mode: every new coupon counts; feed a window's first occurrences, in
+        # windows that double (a column of few distinct values may stay in these modes)
+        end = min(n, start + window)
+        part = Coupons(coupons.address[start:end], coupons.rank[start:end])
+        _, first = np.unique(part.coupon(), return_index=True)
+        deque(map(hll.update, pick(np.sort(first) + start)), maxlen=0)
+        start, window = end, 2 * window
