@@ -303,19 +303,46 @@ def _booleans(state: ColumnState, valid: pa.Array) -> None:
 
 
 def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
-    state.add_type(JsonType.STRING, len(valid))
-    lengths = pc.utf8_length(valid).to_numpy()
-    state.add_lengths(lengths)
+    n = len(valid)
+    state.add_type(JsonType.STRING, n)
     counts = None
     if policy is not None:
         counts = pc.value_counts(valid) if state.tracks_values else None
         uniques = pc.unique(valid) if counts is None else counts.field("values")
-        state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
+        state.unique_ratio = len(uniques) / n if n else 0.0
         policy.observe_strings(uniques)
     else:
         uniques, counts = candidates(state, valid)
-    feed_texts(state, uniques, bool(lengths.size and lengths.min() == 0))
+    if counts is not None:  # the lengths of the distinct values, weighted by their counts
+        lengths = char_lengths(uniques)
+        total = int(lengths @ counts.field("counts").to_numpy().astype(np.int64))
+    else:
+        lengths = char_lengths(valid)
+        total = int(lengths.sum())
+    if n:
+        state.add_length_summary(int(lengths.min()), int(lengths.max()), total, n)
+    feed_texts(state, uniques, bool(n and lengths.min() == 0))
     add_value_counts(state, valid, counts, _json_string)
+
+
+def char_lengths(texts: pa.Array) -> np.ndarray:
+    """Characters per string (int64): the byte lengths from the offsets when the text is
+    ASCII, else Arrow's ``utf8_length``."""
+    t = texts.type
+    n = len(texts)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        offsets = np.frombuffer(
+            texts.buffers()[1], np.int64 if pa.types.is_large_string(t) else np.int32
+        )
+        offsets = offsets[texts.offset : texts.offset + n + 1]
+        data = texts.buffers()[2]
+        first, last = int(offsets[0]), int(offsets[-1])
+        if last == first or (np.frombuffer(data, np.uint8, last - first, first) < 128).all():
+            return np.diff(offsets).astype(np.int64, copy=False)
+    lengths: np.ndarray = pc.utf8_length(texts).to_numpy().astype(np.int64, copy=False)
+    return lengths
 
 
 def _json_string(value: str) -> str:

@@ -86,7 +86,7 @@ def _fmix(k: np.ndarray) -> np.ndarray:
 
 def _finish(h1: np.ndarray, h2: np.ndarray, lengths: np.ndarray | int) -> Coupons:
     """MurmurHash3's finalization (in place), then the coupon's address and rank."""
-    length = _U64(lengths) if isinstance(lengths, int) else lengths.astype(_U64)
+    length = _U64(lengths) if isinstance(lengths, int) else lengths.view(_U64)
     h1 ^= length
     h2 ^= length
     h1 += h2
@@ -206,7 +206,7 @@ _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(9)], dtype=_U64)
 def _word_at(words: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The little-endian 8-byte words starting at byte offsets ``at`` of ``words``' bytes."""
     index = at >> 3
-    shift = ((at & 7) << 3).astype(_U64)
+    shift = ((at & 7) << 3).view(_U64)
     low: np.ndarray = words[index] >> shift
     high = words[index + 1] << (_U64(56) - shift)
     high <<= _U64(8)  # in two steps: a shift by 64 is not defined
