@@ -163,12 +163,15 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     most = int(blocks.max()) if n else 0
     if most > MAX_STRING_BLOCKS:
         return None
-    # the text bytes as aligned little-endian words, zero-padded past the end
-    size = int(offsets[-1]) if n else 0
+    # the array's text bytes as aligned little-endian words, zero-padded past the end (a
+    # slice's offsets start where the slice's text does)
+    first = int(offsets[0]) if n else 0
+    size = int(offsets[-1]) - first if n else 0
     words = np.empty(size // 8 + 3, _U64)
     words[-3:] = 0
     if size:
-        words.view(np.uint8)[:size] = np.frombuffer(data_buf, np.uint8, size)
+        words.view(np.uint8)[:size] = np.frombuffer(data_buf, np.uint8, size, first)
+    starts = starts - first
     h1 = np.full(n, _SEED)
     h2 = np.full(n, _SEED)
     every = int(blocks.min()) if n else 0  # blocks every string has

@@ -187,21 +187,28 @@ def _named(batches: Iterator[pa.RecordBatch], names: list[str] | None) -> Iterat
 
 
 def _rebatched(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
-    """The batches joined into batches of at least ``rows`` rows (the last may hold fewer):
-    Spark hands a task 10,000-row batches (``spark.sql.execution.arrow.maxRecordsPerBatch``),
-    and the profiler's per-batch work costs ~40 % more CPU at that size than at 65,536."""
+    """The batches regrouped into batches of ``rows`` rows (the last may hold fewer), the
+    size the profiler works in: Spark hands a task 10,000-row batches
+    (``spark.sql.execution.arrow.maxRecordsPerBatch``), and the profiler's per-batch work
+    costs ~40 % more CPU at that size than at 65,536."""
     pending: list[pa.RecordBatch] = []
     held = 0
     for batch in batches:
-        if batch.num_rows >= rows and not pending:
+        if batch.num_rows == rows and not pending:
             yield batch
             continue
         pending.append(batch)
         held += batch.num_rows
-        if held >= rows:
-            yield _joined(pending)
-            pending, held = [], 0
-    if pending:
+        if held < rows:
+            continue
+        joined = _joined(pending)
+        start = 0
+        while held - start >= rows:
+            yield joined.slice(start, rows)
+            start += rows
+        pending = [joined.slice(start)] if start < held else []
+        held -= start
+    if held:
         yield _joined(pending)
 
 

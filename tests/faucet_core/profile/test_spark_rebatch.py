@@ -24,15 +24,19 @@ def test_batches_are_joined_in_order_without_losing_rows() -> None:
     starts = np.cumsum([0, *sizes[:-1]])
     batches = [_batch(int(s), n) for s, n in zip(starts, sizes, strict=True)]
     out = list(_rebatched(iter(batches), 20_000))
-    assert [b.num_rows for b in out] == [83_000, 20_000, 5]
+    assert [b.num_rows for b in out] == [20_000] * 5 + [3_005]
     ids = np.concatenate([b.column(0).to_numpy() for b in out])
     assert ids.tolist() == list(range(sum(sizes)))
     assert all(b.schema == batches[0].schema for b in out)
 
 
-def test_a_large_batch_passes_as_it_is() -> None:
-    big = _batch(0, 100_000)
-    assert list(_rebatched(iter([big]), 65_536)) == [big]
+def test_a_batch_of_the_size_passes_as_it_is_and_a_larger_one_is_cut() -> None:
+    exact = _batch(0, 65_536)
+    assert list(_rebatched(iter([exact]), 65_536)) == [exact]
+    assert [b.num_rows for b in _rebatched(iter([_batch(0, 100_000)]), 65_536)] == [
+        65_536,
+        34_464,
+    ]
     assert list(_rebatched(iter([]), 65_536)) == []
 
 
