@@ -198,7 +198,7 @@ def _map_entries(scalar: pa.Scalar) -> list[tuple[pa.Scalar, pa.Scalar]]:
 
 
 def _is_text(t: pa.DataType) -> bool:
-    return bool(pa.types.is_string(t) or pa.types.is_large_string(t)) or _is_string_view(t)
+    return pa.types.is_string(t) or pa.types.is_large_string(t) or _is_string_view(t)
 
 
 def _has_map(t: pa.DataType) -> bool:
