@@ -3,7 +3,9 @@
 Profiles the same seeded data (see ``_common.COLUMNS_DOC``) as a pyarrow Table, a
 pandas DataFrame (default string dtype, and object-dtype strings) and a polars
 DataFrame, next to whylogs 1.6 ``why.log(df)`` on pandas (run in its own virtualenv
-as a subprocess, the data handed over as Parquet) and two bare-pyarrow floors.
+as a subprocess, the data handed over as Parquet), polars ``describe()`` + ``n_unique()``
+on one thread (``POLARS_MAX_THREADS=1``, set before polars is imported) and two
+bare-pyarrow floors.
 Only the profiling call is timed; data is built and converted beforehand. The
 contestants run in interleaved rounds (each once per round), so that other load on a
 shared machine slows all of them alike; wall and process CPU time are both reported.
@@ -16,6 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+
+os.environ.setdefault("POLARS_MAX_THREADS", "1")  # the polars peer runs on one thread
+import statistics
 import subprocess
 import time
 from collections.abc import Callable
@@ -40,6 +45,11 @@ import faucet_core
 
 WHYLOGS_PYTHON = BENCH_DIR / ".venv-whylogs" / "bin" / "python"
 TARGET_RATIO = 10.0
+WHYLOGS_GOAL = 40.0
+"""Issue 26: the pyarrow Table at least this many times faster than whylogs (CPU and wall)."""
+POLARS_GOAL = 1.5
+"""Issue 26: the pyarrow Table's CPU at most this many times polars describe + n_unique's."""
+POLARS_LABEL = "polars `describe()` + `n_unique()`, 1 thread"
 
 
 def floor_scan(table: pa.Table) -> None:
@@ -47,6 +57,15 @@ def floor_scan(table: pa.Table) -> None:
     for column in table.columns:
         _ = column.null_count
         pc.min_max(column)
+
+
+def polars_describe(df: Any) -> None:
+    """The polars peer: ``describe()`` (count, nulls, mean, std, min, quartiles, max) plus an
+    exact distinct count per column."""
+    import polars as pl
+
+    df.describe()
+    df.select(pl.all().n_unique())
 
 
 def floor_scan_distinct(table: pa.Table) -> None:
@@ -133,6 +152,12 @@ def main() -> None:
         contestants.append(
             (f"faucet, {label}", lambda data=data: time_once(lambda: faucet_core.profile(data)))
         )
+    polars_frame = next((data for label, data in frames if label == "polars DataFrame"), None)
+    if polars_frame is not None:
+        polars_describe(polars_frame.slice(0, 10_000))
+        contestants.append(
+            (POLARS_LABEL, lambda: time_once(lambda: polars_describe(polars_frame)))
+        )
     contestants.append(
         ("floor A: bare pyarrow `min_max` per column", lambda: time_once(lambda: floor_scan(table)))
     )
@@ -173,7 +198,15 @@ def main() -> None:
         f"### Throughput: {rows:,} rows x {table.num_columns} columns, {repeats} interleaved rounds"
     )
     print()
-    header = ["input", "best s", "median s", "CPU s (best)", "rows/s (best)", "rows/s (median)"]
+    header = [
+        "input",
+        "best s",
+        "median s",
+        "CPU s (best)",
+        "CPU s (median)",
+        "rows/s (best)",
+        "rows/s (median)",
+    ]
     wl = results[-1][1] if worker is not None else None
     if wl is not None:
         header += ["vs whylogs (best)", "vs whylogs (median)", "vs whylogs (CPU)"]
@@ -184,6 +217,7 @@ def main() -> None:
             f"{timing.best:.3f}",
             f"{timing.median:.3f}",
             f"{timing.best_cpu:.3f}",
+            f"{statistics.median(timing.cpu):.3f}",
             rate(rows, timing.best),
             rate(rows, timing.median),
         ]
@@ -196,6 +230,27 @@ def main() -> None:
         body.append(row)
     print(markdown_table(header, body))
     print()
+    by_label = dict(results)
+    table_timing = by_label["faucet, pyarrow Table"]
+    if wl is not None:
+        wall = wl.median / table_timing.median
+        cpu = statistics.median(wl.cpu) / statistics.median(table_timing.cpu)
+        verdict = "meets" if min(wall, cpu) >= WHYLOGS_GOAL else "MISSES"
+        print(
+            f"Goal 1a, pyarrow Table vs whylogs (medians): **{wall:.1f}x** wall, **{cpu:.1f}x** "
+            f"CPU ({verdict} the {WHYLOGS_GOAL:.0f}x goal)."
+        )
+        print()
+    if POLARS_LABEL in by_label:
+        peer = by_label[POLARS_LABEL]
+        cpu = statistics.median(table_timing.cpu) / statistics.median(peer.cpu)
+        best = table_timing.best_cpu / peer.best_cpu
+        verdict = "meets" if cpu <= POLARS_GOAL else "MISSES"
+        print(
+            f"Goal 1b, pyarrow Table CPU / polars describe + n_unique CPU: **{cpu:.2f}x** "
+            f"(medians), {best:.2f}x (bests) ({verdict} the <= {POLARS_GOAL}x goal)."
+        )
+        print()
     if wl is not None and worker is not None:
         faucet_pandas = results[1][1]
         best, median = wl.best / faucet_pandas.best, wl.median / faucet_pandas.median

@@ -15,6 +15,14 @@ process, so its peak RSS is its own:
   exists.
 
     .venv/bin/python benchmarks/spark_profile.py [--rows 1000000 10000000] [--cores 1 2]
+
+``--floor`` measures instead faucet against the transfer floor on ``local[2]``: in each of
+``--processes`` fresh processes, one Spark session warms up on the same Parquet file (one
+untimed drain and one untimed profile), then runs ``--rounds`` interleaved rounds of a
+``mapInArrow`` task that only drains its Arrow batches (counts their rows) and
+``profile(spark.read.parquet(path))`` end to end (the seed profile, the job and the merge).
+
+    .venv/bin/python benchmarks/spark_profile.py --floor [--rows 10000000] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import _common
+import pyarrow as pa
 import pyarrow.parquet as pq
 from _common import BENCH_DIR, DATA_DIR, LOAD_AT_START, mixed_batches, peak_rss_mib
 
@@ -129,6 +138,84 @@ def worker_spark(path: str, cores: int) -> dict[str, Any]:
     return result
 
 
+def drain(batches: Any) -> Any:
+    """The floor's task: read every Arrow batch Spark hands the Python worker, keep nothing."""
+    rows = 0
+    for batch in batches:
+        rows += batch.num_rows
+    yield pa.RecordBatch.from_arrays([pa.array([rows], pa.int64())], names=["rows"])
+
+
+def worker_floor(path: str, cores: int, rounds: int) -> dict[str, Any]:
+    """Interleaved drain / profile rounds in one warmed-up session (see the module doc)."""
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    from faucet_core import profile
+
+    spark = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.memory", "2g")
+        .config("spark.sql.files.maxPartitionBytes", str(PARTITION_BYTES))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+
+    def run_drain() -> float:
+        start = time.perf_counter()
+        rows = spark.read.parquet(path).mapInArrow(drain, "rows long").collect()
+        seconds = time.perf_counter() - start
+        assert sum(r["rows"] for r in rows) > 0
+        return seconds
+
+    def run_profile() -> float:
+        start = time.perf_counter()
+        profile(spark.read.parquet(path))
+        return time.perf_counter() - start
+
+    warm = {"drain": run_drain(), "profile": run_profile()}
+    drains, profiles = [], []
+    for _ in range(rounds):
+        drains.append(run_drain())
+        profiles.append(run_profile())
+    spark.stop()
+    return {"warm_up": warm, "drain": drains, "profile": profiles}
+
+
+def floor_main(rows: int, rounds: int, processes: int) -> None:
+    import statistics
+
+    path = str(parquet_file(rows))
+    print(f"load average at start: {LOAD_AT_START:.2f} (1 min), cores: {os.cpu_count()}")
+    drains: list[float] = []
+    profiles: list[float] = []
+    for number in range(processes):
+        out = run_worker(["floor", path, "2", str(rounds)])
+        drains += out["drain"]
+        profiles += out["profile"]
+        print(f"process {number + 1}: {json.dumps(out)}", flush=True)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    drain_s, profile_s = statistics.median(drains), statistics.median(profiles)
+    print()
+    print(f"| local[2], {rows:,} rows | median s | best s | runs |")
+    print("|---|---|---|---|")
+    floor = "drain-only `mapInArrow` (floor)"
+    print(f"| {floor} | {drain_s:.2f} | {min(drains):.2f} | {len(drains)} |")
+    print(f"| faucet `profile(df)` | {profile_s:.2f} | {min(profiles):.2f} | {len(profiles)} |")
+    print()
+    ratio = profile_s / drain_s
+    verdict = "meets" if ratio <= 1.2 else "MISSES"
+    print(
+        f"faucet / floor: **{ratio:.2f}x** (medians), {min(profiles) / min(drains):.2f}x (bests) "
+        f"({verdict} the <= 1.2x goal)"
+    )
+
+
 def run_worker(args: list[str], python: str = sys.executable) -> dict[str, Any]:
     return _common.run_worker(__file__, args, python)
 
@@ -139,12 +226,21 @@ def main() -> None:
     parser.add_argument("--cores", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--whylogs-max-rows", type=int, default=1_000_000)
     parser.add_argument("--worker", nargs="+")
+    parser.add_argument("--floor", action="store_true", help="faucet vs a drain-only task")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     if args.worker:
         kind, path, *rest = args.worker
+        if kind == "floor":
+            print(json.dumps(worker_floor(path, int(rest[0]), int(rest[1]))))
+            return
         out = worker_stream(path) if kind == "stream" else worker_spark(path, int(rest[0]))
         out["driver_peak_mib"] = peak_rss_mib()
         print(json.dumps(out))
+        return
+    if args.floor:
+        floor_main(max(args.rows), args.rounds, args.processes)
         return
     print(f"load average at start: {LOAD_AT_START:.2f} (1 min), cores: {os.cpu_count()}")
     lines = [

@@ -37,6 +37,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.errors import ProfilingInputError
+from faucet_core.profile.arrow_distinct import (
+    add_value_counts,
+    candidates,
+    feed_numbers,
+    feed_texts,
+)
+from faucet_core.profile.hll_hash import float_coupons, int_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
@@ -234,38 +241,23 @@ def update_json_texts(state: ColumnState, texts: pa.Array, kind: JsonType) -> No
     state.add_type(kind, len(texts))
     uniques = pc.unique(texts)
     state.add_distinct(uniques.to_pylist())
-    if state.tracks_values:
-        _count_values(state, texts, lambda s: s)
+    add_value_counts(state, texts, None, lambda s: s)
 
 
 _INT64_MAX = 2**63 - 1
-
-
-def _distinct_candidates(state: ColumnState, valid: pa.Array) -> pa.Array:
-    """The values to feed the HyperLogLog: the batch deduplicated, unless the column is known
-    to be high-cardinality and mostly unique, where deduplicating costs more than it saves
-    (the sketch ignores repeats anyway)."""
-    if not state.tracks_values and state.unique_ratio > _DEDUP_SKIP_RATIO:
-        return valid
-    uniques = pc.unique(valid)
-    state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
-    return uniques
-
-
-_DEDUP_SKIP_RATIO = 0.5
 
 
 def _integers(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.INTEGER, len(valid))
     values = valid.to_numpy()
     state.add_numbers(values.astype(np.float64, copy=False))
-    candidates = _distinct_candidates(state, valid).to_numpy().tolist()
+    uniques, counts = candidates(state, valid)
     if pa.types.is_uint64(valid.type) and values.size and int(values.max()) > _INT64_MAX:
         # uint64 beyond int64: hash the decimal text, as the records path does for big integers
-        candidates = [v if v <= _INT64_MAX else str(v) for v in candidates]
-    state.add_distinct(candidates)
-    if state.tracks_values:
-        _count_values(state, valid, str)
+        state.add_distinct([v if v <= _INT64_MAX else str(v) for v in uniques.to_pylist()])
+    else:
+        feed_numbers(state, uniques.to_numpy(), int_coupons)
+    add_value_counts(state, valid, counts, str)
 
 
 def _floats(state: ColumnState, valid: pa.Array) -> None:
@@ -289,9 +281,9 @@ def _floats(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.NUMBER, int(values.size))
     state.add_numbers(values)
     if values.size:
-        state.add_distinct(_distinct_candidates(state, valid).to_numpy().tolist())
-        if state.tracks_values:
-            _count_values(state, valid, lambda v: json.dumps(float(v)))
+        uniques, counts = candidates(state, valid)
+        feed_numbers(state, uniques.to_numpy(zero_copy_only=False), float_coupons)
+        add_value_counts(state, valid, counts, lambda v: json.dumps(float(v)))
 
 
 def _duration_seconds(valid: pa.Array) -> pa.Array:
@@ -311,24 +303,46 @@ def _booleans(state: ColumnState, valid: pa.Array) -> None:
 
 
 def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) -> None:
-    state.add_type(JsonType.STRING, len(valid))
-    lengths = pc.utf8_length(valid).to_numpy()
-    state.add_lengths(lengths)
+    n = len(valid)
+    state.add_type(JsonType.STRING, n)
+    counts = None
     if policy is not None:
-        uniques = pc.unique(valid)
-        state.unique_ratio = len(uniques) / len(valid) if len(valid) else 0.0
+        counts = pc.value_counts(valid) if state.tracks_values else None
+        uniques = pc.unique(valid) if counts is None else counts.field("values")
+        state.unique_ratio = len(uniques) / n if n else 0.0
         policy.observe_strings(uniques)
     else:
-        uniques = _distinct_candidates(state, valid)
-    texts = uniques.to_pylist()
-    if lengths.size and lengths.min() == 0:  # the HyperLogLog ignores "": count it under a stand-in
-        texts = [t if t else _EMPTY_STRING for t in texts]
-    state.add_distinct(texts)
-    if state.tracks_values:
-        _count_values(state, valid, _json_string)
+        uniques, counts = candidates(state, valid)
+    if counts is not None:  # the lengths of the distinct values, weighted by their counts
+        lengths = char_lengths(uniques)
+        total = int(lengths @ counts.field("counts").to_numpy().astype(np.int64))
+    else:
+        lengths = char_lengths(valid)
+        total = int(lengths.sum())
+    if n:
+        state.add_length_summary(int(lengths.min()), int(lengths.max()), total, n)
+    feed_texts(state, uniques, bool(n and lengths.min() == 0))
+    add_value_counts(state, valid, counts, _json_string)
 
 
-_EMPTY_STRING = "\x00faucet:empty-string"
+def char_lengths(texts: pa.Array) -> np.ndarray:
+    """Characters per string (int64): the byte lengths from the offsets when the text is
+    ASCII, else Arrow's ``utf8_length``."""
+    t = texts.type
+    n = len(texts)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        offsets = np.frombuffer(
+            texts.buffers()[1], np.int64 if pa.types.is_large_string(t) else np.int32
+        )
+        offsets = offsets[texts.offset : texts.offset + n + 1]
+        data = texts.buffers()[2]
+        first, last = int(offsets[0]), int(offsets[-1])
+        if last == first or (np.frombuffer(data, np.uint8, last - first, first) < 128).all():
+            return np.diff(offsets).astype(np.int64, copy=False)
+    lengths: np.ndarray = pc.utf8_length(texts).to_numpy().astype(np.int64, copy=False)
+    return lengths
 
 
 def _json_string(value: str) -> str:
@@ -349,15 +363,20 @@ def _temporals(state: ColumnState, valid: pa.Array) -> None:
     state.add_type(JsonType.STRING, n)
     ns = instants.to_numpy()
     if base == _DATE_LENGTH:
-        lengths = np.full(n, base, dtype=np.int64)
+        state.add_length_summary(base, base, base * n, n)
     else:
-        lengths = base + _fraction_digits(ns % 1_000_000_000)
-    state.add_lengths(lengths)
-    state.add_distinct(_distinct_candidates(state, instants).to_numpy().tolist())
-    if state.tracks_values:
+        lo, hi, total = fraction_digits_summary(ns % 1_000_000_000)
+        state.add_length_summary(base + lo, base + hi, base * n + total, n)
+    if state.tracks_values:  # the distinct raw values are the distinct instants, in order
         counts = pc.value_counts(valid)
-        texts = _iso_texts(counts.field("values")).to_pylist()
-        state.add_counts([_json_string(x) for x in texts], counts.field("counts").to_pylist())
+        state.unique_ratio = len(counts) / n if n else 0.0
+        feed_numbers(state, _instants(counts.field("values"))[0].to_numpy(), int_coupons)
+        if state.tracks_values:
+            texts = _iso_texts(counts.field("values")).to_pylist()
+            keys = [_json_string(x) for x in texts]
+            state.add_counts(keys, counts.field("counts").to_pylist())
+    else:
+        feed_numbers(state, candidates(state, instants)[0].to_numpy(), int_coupons)
 
 
 _DATE_LENGTH = 10  # YYYY-MM-DD
@@ -386,13 +405,27 @@ _FIRST_DAY = -719_162  # 0001-01-01
 _LAST_DAY = 2_932_896  # 9999-12-31
 
 
-def _fraction_digits(fraction_ns: np.ndarray) -> np.ndarray:
-    """Characters the fraction of a second adds to the text: '' or '.' + digits without
-    trailing zeros."""
-    digits = np.where(fraction_ns == 0, 0, 10)  # '.' + 9 digits, before dropping zeros
-    for power in range(1, 10):
-        digits = digits - ((fraction_ns % 10**power == 0) & (fraction_ns != 0))
-    return digits.astype(np.int64)
+def fraction_digits_summary(fraction_ns: np.ndarray) -> tuple[int, int, int]:
+    """(fewest, most, total) characters the fractions of a second add to the texts: '' for
+    none, else '.' + 9 digits less the trailing zeros. Multiples of 10**p are multiples of
+    10**(p-1), so each step divides only the values still divisible (in float64, exact
+    below 10**9: a quotient is whole exactly when the division is)."""
+    n = int(fraction_ns.size)
+    rest = fraction_ns[fraction_ns != 0].astype(np.float64)
+    nonzero = int(rest.size)
+    if nonzero == 0:
+        return 0, 0, 0
+    zeros_total, zeros_max, zeros_min = 0, 0, 0  # trailing zeros, over the nonzero fractions
+    for _ in range(9):
+        quotient = rest / 10.0
+        rest = quotient[np.floor(quotient) == quotient]
+        if rest.size == 0:
+            break
+        zeros_total += int(rest.size)
+        zeros_max += 1
+        zeros_min += rest.size == nonzero
+    fewest = 0 if nonzero < n else 10 - zeros_max
+    return fewest, 10 - zeros_min, 10 * nonzero - zeros_total
 
 
 def _iso_texts(values: pa.Array) -> pa.Array:
@@ -435,9 +468,3 @@ def _arrow_texts(values: pa.Array) -> pa.Array:
         )
     ]
     return pa.array(fixed, pa.string())
-
-
-def _count_values(state: ColumnState, valid: pa.Array, encode: Any) -> None:
-    counts = pc.value_counts(valid)
-    keys = [encode(v) for v in counts.field("values").to_pylist()]
-    state.add_counts(keys, counts.field("counts").to_pylist())

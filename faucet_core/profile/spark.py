@@ -129,11 +129,11 @@ def partial_profiles(
     counts); they are applied before the partial is serialized, so a classified column
     leaves the executor without values. ``names`` renames the batches' columns.
     """
-    from faucet_core.profile.profiler import Profiler
+    from faucet_core.profile.profiler import ARROW_BATCH_ROWS, Profiler
 
     try:
         profiler = Profiler(config)
-        for batch in _named(batches, names):
+        for batch in _rebatched(_named(batches, names), ARROW_BATCH_ROWS):
             profiler.add(batch)
         prof = profiler.finish()
         if labels:
@@ -184,6 +184,40 @@ def detector_counts(
 def _named(batches: Iterator[pa.RecordBatch], names: list[str] | None) -> Iterator[pa.RecordBatch]:
     for batch in batches:
         yield batch if names is None else pa.RecordBatch.from_arrays(batch.columns, names=names)
+
+
+def _rebatched(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
+    """The batches regrouped into batches of ``rows`` rows (the last may hold fewer), the
+    size the profiler works in: Spark hands a task 10,000-row batches
+    (``spark.sql.execution.arrow.maxRecordsPerBatch``), and the profiler's per-batch work
+    costs ~40 % more CPU at that size than at 65,536."""
+    pending: list[pa.RecordBatch] = []
+    held = 0
+    for batch in batches:
+        if batch.num_rows == rows and not pending:
+            yield batch
+            continue
+        pending.append(batch)
+        held += batch.num_rows
+        if held < rows:
+            continue
+        joined = _joined(pending)
+        start = 0
+        while held - start >= rows:
+            yield joined.slice(start, rows)
+            start += rows
+        pending = [joined.slice(start)] if start < held else []
+        held -= start
+    if held:
+        yield _joined(pending)
+
+
+def _joined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
+    if len(batches) == 1:
+        return batches[0]
+    table = pa.Table.from_batches(batches).combine_chunks()  # one chunk per column
+    joined = table.to_batches()
+    return joined[0] if joined else batches[0]  # no rows at all: any of them
 
 
 def _sample(array: pa.Array, count: list[Any]) -> None:

@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import datasketches as ds
 import numpy as np
 
 from faucet_core.errors import SketchError
+from faucet_core.profile.hll_hash import Coupons, feed_changing
 from faucet_core.profile.model import (
     ColumnProfile,
     JsonType,
@@ -157,6 +158,16 @@ class ColumnState:
     def add_distinct(self, values: Iterable[Any]) -> None:
         """Feed the HyperLogLog with distinct values (ints, floats or strings)."""
         deque(map(self._hll.update, values), maxlen=0)
+        if self._freq is not None and self.high_cardinality():
+            self._freq = None  # high-cardinality: never keep its values
+
+    def add_distinct_coupons(
+        self, coupons: Coupons, pick: Callable[[np.ndarray], list[Any]]
+    ) -> None:
+        """Feed the HyperLogLog with values given by their coupons (see
+        :mod:`faucet_core.profile.hll_hash`): only those that change the sketch are taken, by
+        position, from ``pick``; the sketch ends as :meth:`add_distinct` of them all leaves it."""
+        feed_changing(self._hll, coupons, pick)
         if self._freq is not None and self.high_cardinality():
             self._freq = None  # high-cardinality: never keep its values
 
