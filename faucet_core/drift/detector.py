@@ -361,7 +361,9 @@ def _value_findings(
     findings = new_values(name, now, before, judge)
     findings.extend(vanished_values(name, now, before, judge))
     if not findings:
-        psi = psi_finding(name, now, before, config.psi_threshold, min_share, judge.volatility)
+        psi = psi_finding(
+            name, now, before, config.psi_threshold, min_share, lambda: judge.volatility
+        )
         if psi is not None:
             findings.append(psi)
     if not findings:

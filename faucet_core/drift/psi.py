@@ -25,7 +25,7 @@ new_value or vanished_value finding already explains the shift.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from faucet_core.drift.messages import psi_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
@@ -82,7 +82,7 @@ def psi_finding(
     past: Sequence[ValueList],
     threshold: float,
     min_share: float,
-    volatility: float = 0.0,
+    volatility: Callable[[], float] | None = None,
 ) -> DriftFinding | None:
     """A psi finding when the index exceeds ``threshold`` and what ``current.non_null``
     records reach by chance, counted as independent draws given the column's share
@@ -107,8 +107,10 @@ def psi_finding(
     if coverage < MIN_COVERAGE or baseline_coverage < MIN_COVERAGE:
         return None
     psi = population_stability(_with_other(actual, min_share), _with_other(expected, min_share))
-    draws = effective_records(current.non_null, volatility)
-    if psi <= threshold or psi <= chance_psi(round(draws), len(keys) + 1):
+    if psi <= threshold:
+        return None
+    draws = effective_records(current.non_null, volatility() if volatility else 0.0)
+    if psi <= chance_psi(round(draws), len(keys) + 1):
         return None
     return DriftFinding(
         column=name,
