@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -138,7 +139,13 @@ def differences(
             for key in na:
                 x, y = na[key], nb[key]
                 if key in ("mean", "stddev"):
-                    if not math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12):
+                    # a float sum of n values of magnitude m errs by up to n * eps * m:
+                    # large values that cancel leave a small mean with that absolute error
+                    ends = [abs(v) for v in (na["min"], na["max"]) if v is not None]
+                    scale = max(ends) if na["count"] and ends else 0.0
+                    scale = scale if math.isfinite(scale) else 0.0
+                    bound = 4 * sys.float_info.epsilon * scale * max(na["count"], 1)
+                    if not math.isclose(x, y, rel_tol=1e-9, abs_tol=max(1e-12, bound)):
                         found.append(f"{name}.numeric.{key} {x!r} != {y!r}")
                 elif x != y:
                     found.append(f"{name}.numeric.{key} {x!r} != {y!r}")
