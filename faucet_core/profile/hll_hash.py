@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import datasketches as ds
 import numpy as np
-import pyarrow as pa
+
+if TYPE_CHECKING:  # pyarrow is imported where strings are hashed: the SQL pushdown has none
+    import pyarrow as pa
 
 __all__ = [
     "MAX_STRING_BLOCKS",
@@ -152,6 +154,8 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     """Coupons of a string or large_string array without nulls, as the sketch hashes its
     UTF-8 text (an empty string as ``empty``, the stand-in the caller feeds for it); None
     when a string is longer than :data:`MAX_STRING_BLOCKS` blocks."""
+    import pyarrow as pa
+
     n = len(array)
     _, offsets_buf, data_buf = array.buffers()[:3]
     wide = pa.types.is_large_string(array.type)
