@@ -42,8 +42,9 @@ def test_workers_without_the_dependencies_are_named_with_the_fix(
         profile(df)
     driver = f"{sys.executable} (Python {sys.version.split()[0]})"
     # The first import the workers miss: faucet_core itself where it is installed in the
-    # driver's environment only (an editable install), pydantic where PYTHONPATH hands the
-    # workers the source tree.
+    # driver's environment only (an editable install); where PYTHONPATH hands the workers
+    # the source tree, the first third-party module the profiler's path imports (pyarrow
+    # since faucet_core's names load lazily; pydantic before).
     expected = (
         "the Spark Python workers could not import what the profiler needs "
         "(ModuleNotFoundError: No module named 'MISSING'); "
@@ -51,7 +52,7 @@ def test_workers_without_the_dependencies_are_named_with_the_fix(
         "faucet_core and its dependencies (in local mode the driver's own: "
         f"PYSPARK_PYTHON={sys.executable}), see docs/spark.md"
     )
-    pattern = re.escape(expected).replace("MISSING", "(faucet_core|pydantic)")
+    pattern = re.escape(expected).replace("MISSING", "(faucet_core|pydantic|pyarrow)")
     assert re.fullmatch(pattern, str(info.value)), str(info.value)
     monkeypatch.undo()
     assert profile(df).row_count == 2  # the driver's Python again: the same job succeeds
