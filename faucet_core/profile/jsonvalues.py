@@ -23,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
+from faucet_core.profile.names import scrub_text
 
 __all__ = [
     "canonical_json",
@@ -189,12 +190,6 @@ def _iterative_json(value: Any) -> str:
         else:
             out.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
     return "".join(out)
-
-
-def scrub_text(text: str) -> str:
-    """``text`` with each lone surrogate (a code point UTF-8 cannot hold) as U+FFFD; a
-    surrogate pair written as two code points becomes the character it encodes."""
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def string_array(values: Iterable[Any], arrow_type: pa.DataType | None = None) -> pa.Array:

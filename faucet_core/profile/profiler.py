@@ -20,8 +20,8 @@ import pyarrow as pa
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow
-from faucet_core.profile.jsonvalues import scrub_text
 from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.names import is_utf8, scrub_text, unique_name
 from faucet_core.profile.policy import PolicyState
 from faucet_core.profile.sketches import SketchParams
 from faucet_core.profile.spark import is_spark_dataframe, profile_spark
@@ -130,13 +130,7 @@ class Profiler:
                     f"column name {name!r} is a {type(name).__name__}; column names must be "
                     "strings: rename the column (e.g. df.columns = df.columns.astype(str))"
                 )
-            if not _utf8(name):
-                name = scrub_text(name)
-            if name in seen:
-                raise ProfilingInputError(
-                    f"column {name!r} appears twice in the input; rename one of them"
-                )
-            seen.add(name)
+            name = unique_name(name, seen)
             state = self._column(name)
             if state is None:
                 continue
@@ -160,7 +154,7 @@ class Profiler:
                         "mapping; pass an iterable of dicts (one dict per record) or a DataFrame"
                     )
                 keys.update(dict.fromkeys(record))
-        if any(type(k) is not str or not _utf8(k) for k in keys):
+        if any(type(k) is not str or not is_utf8(k) for k in keys):
             records, keys = _string_keys(records, self._rows)
         seen: set[str] = set()
         for name in keys:
@@ -313,17 +307,6 @@ def _polars_batches(df: Any) -> Iterator[tuple[str, Any]]:
     yield from polars_batches(df, ARROW_BATCH_ROWS)
 
 
-def _utf8(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, None]]:
     """Turn int/float/bool/None keys into text as a JSON writer does, and a key with a lone
     surrogate into its text with U+FFFD (as every string value); refuse the rest."""
@@ -336,7 +319,7 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
         original: dict[str, Any] = {}
         for key, value in record.items():
             if isinstance(key, str):
-                text = key if _utf8(key) else scrub_text(key)
+                text = key if is_utf8(key) else scrub_text(key)
             elif key is None or isinstance(key, (bool, int, float)):
                 text = json.dumps(key)
             else:

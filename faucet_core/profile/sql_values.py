@@ -22,8 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
+from faucet_core.profile.names import unique_name
 from faucet_core.profile.sql_reflect import Nested
 
 __all__ = [
@@ -232,16 +232,7 @@ def select_columns(
         add(name)
     seen: set[str] = set()
     for name in names:
-        if not _utf8(name):
-            from faucet_core.profile.jsonvalues import scrub_text
-
-            name = scrub_text(name)
-        if name in seen:
-            raise ProfilingInputError(
-                f"column {name!r} appears twice in the input; rename one of them"
-            )
-        seen.add(name)
-        add(name)
+        add(unique_name(name, seen))
     return chosen, len(skipped)
 
 
@@ -251,14 +242,3 @@ def _name_labels(policy: Any, name: str) -> tuple[str, ...]:
     from faucet_core.profile.policy import PolicyState
 
     return tuple(sorted(PolicyState(policy, name).labels))
-
-
-def _utf8(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
