@@ -220,14 +220,7 @@ def _lengths_follow_the_mix(d: Detection) -> None:
         for h, now, before in d.value_candidates
         if not now.truncated and set(now.shares) <= {k for lst in before for k in lst.shares}
     }
-    others = {f.column for f in d.findings if f.metric is not DriftMetric.STRING_LENGTH}
-    kept = []
-    for f in d.findings:
-        if f.metric is DriftMetric.STRING_LENGTH and f.column in settled - others:
-            d.cleared["lengths_follow_the_mix"] += 1
-        else:
-            kept.append(f)
-    d.findings = kept
+    _clear_metric(d, DriftMetric.STRING_LENGTH, settled, "lengths_follow_the_mix")
 
 
 def _counts_follow_the_values(d: Detection) -> None:
@@ -241,11 +234,17 @@ def _counts_follow_the_values(d: Detection) -> None:
         for h, now, before in d.value_candidates
         if not now.truncated and not any(lst.truncated for lst in before)
     }
-    others = {f.column for f in d.findings if f.metric is not DriftMetric.DISTINCT}
+    _clear_metric(d, DriftMetric.DISTINCT, listed, "counts_follow_the_values")
+
+
+def _clear_metric(d: Detection, metric: DriftMetric, columns: set[str], rule: str) -> None:
+    """Clear the ``metric`` findings of ``columns`` under ``rule``, except on a column
+    with a finding of another metric, which keeps them as its evidence."""
+    others = {f.column for f in d.findings if f.metric is not metric}
     kept = []
     for f in d.findings:
-        if f.metric is DriftMetric.DISTINCT and f.column in listed - others:
-            d.cleared["counts_follow_the_values"] += 1
+        if f.metric is metric and f.column in columns - others:
+            d.cleared[rule] += 1
         else:
             kept.append(f)
     d.findings = kept

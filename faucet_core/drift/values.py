@@ -26,6 +26,7 @@ __all__ = [
     "ShareJudge",
     "effective_records",
     "new_by_chance",
+    "new_value_rate",
     "new_values",
     "share_volatility",
     "vanished_values",
@@ -86,15 +87,13 @@ def beyond_chance(
     return abs(_arcsine(share) - _arcsine(reference)) > limit * sd
 
 
-def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> float:
-    """The chance that a run of ``records`` records holds this ``share`` of values that
-    no baseline list held, when every baseline list was complete.
+def new_value_rate(past: Sequence[ValueList]) -> float:
+    """The chance that a record brings a value no complete baseline list held.
 
     A value the baseline never held has no share to wander around, so the column's
     share volatility says nothing of it: the question is how often the column brings
     values new to it. The baseline's pooled records answer by Good-Turing: the values
-    seen exactly once, plus one, over the records plus one, is the chance that the next
-    record brings a new value; a run's count of such records is then binomial."""
+    seen exactly once, plus one, over the records plus one."""
     totals: Counter[ValueKey] = Counter()
     pooled = 0
     for lst in past:
@@ -102,8 +101,13 @@ def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> floa
         for key, s in lst.shares.items():
             totals[key] += round(s * lst.rows)
     once = sum(1 for c in totals.values() if c == 1)
-    rate = (once + 1.0) / (pooled + 1.0)
-    return binomial_sf(share * records, float(records), rate)
+    return (once + 1.0) / (pooled + 1.0)
+
+
+def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> float:
+    """The chance that a run of ``records`` records holds this ``share`` of values that
+    no complete baseline list held: binomial at :func:`new_value_rate`."""
+    return binomial_sf(share * records, float(records), new_value_rate(past))
 
 
 @dataclass
@@ -151,12 +155,15 @@ def new_values(
     needed = new_share_needed(judge.min_share, past)
     edge = max((lst.cutoff for lst in past), default=0.0)
     complete = not any(lst.truncated for lst in past)
+    rate: float | None = None
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
             continue
         if complete:
-            if new_by_chance(share, current.rows, past) >= judge.alpha:
+            rate = new_value_rate(past) if rate is None else rate
+            records = float(current.rows)
+            if binomial_sf(share * records, records, rate) >= judge.alpha:
                 judge.cleared["share_within_chance"] += 1
                 continue
         elif not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
