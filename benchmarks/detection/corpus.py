@@ -1,4 +1,4 @@
-"""The real-data corpus: eighteen public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: twenty-three public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import heldout
+import heldout3
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -292,14 +293,25 @@ CORPUS: dict[str, Entry] = {
         Entry("pets", "tune", "event log", _pets),
         Entry("tweets", "tune", "event log with text, light", _tweets),
         Entry("sst", "tune", "sensor, light", _sst),
-        # the second held-out half (corpus.md, declared 2026-12-01 before any run on it)
-        Entry("hotel", "held-out", "event log, wide", heldout.hotel),
-        Entry("storms", "held-out", "event log of track points, light", heldout.storms),
+        # the second held-out half (declared 2026-12-01), tune since the third was declared
+        Entry("hotel", "tune", "event log, wide", heldout.hotel),
+        Entry("storms", "tune", "event log of track points, light", heldout.storms),
+        Entry("cityweather", "tune", "daily readings per city, light, wide", heldout.cityweather),
+        Entry("rodents", "tune", "event log (survey captures)", heldout.rodents),
+        Entry("tmy_ak", "tune", "sensor, light, wide", heldout.tmy_ak),
+        # the third held-out half (corpus.md, declared 2026-12-01 before any run on it)
         Entry(
-            "cityweather", "held-out", "daily readings per city, light, wide", heldout.cityweather
+            "bankcalls",
+            "held-out",
+            "sensor (call counts per 5 minutes), narrow",
+            heldout3.bankcalls,
         ),
-        Entry("rodents", "held-out", "event log (survey captures)", heldout.rodents),
-        Entry("tmy_ak", "held-out", "sensor, light, wide", heldout.tmy_ak),
+        Entry("polls", "held-out", "event log (published polls), light, wide", heldout3.polls),
+        Entry("email", "held-out", "event log (a mailbox), wide", heldout3.email),
+        Entry("bundesliga", "held-out", "event log (match results), light", heldout3.bundesliga),
+        Entry(
+            "chicago", "held-out", "one row a day (ridership and weather), wide", heldout3.chicago
+        ),
     )
 }
 """In the order of corpus.md."""
