@@ -19,7 +19,14 @@ test's share of the budget is cleared (never raised):
   (a maximum code of 4 in every run; every identifier 3 characters long), by no more than
   the column's spread (or one character): by exchangeability, the chance that a run of n
   records holds a value beyond all N pooled baseline records is n / (N + n)
-  (:func:`outward_chance`), about 5 % for a run of 7 records after 20 such runs.
+  (:func:`outward_chance`), about 5 % for a run of 7 records after 20 such runs;
+* an extreme that moved **outward**, however far, beyond a baseline that always held the
+  same one (no rain in 20 days; a waiting list always at 0; a visibility capped at 10):
+  by exchangeability, the chance that k of a run's n records lie beyond all N pooled
+  baseline records is C(n, k) / C(N + n, k) (the hypergeometric tail when some baseline
+  records did too), k counted from the run's own sketch
+  (:func:`beyond_constant_chance`): one day of rain after 20 dry ones is chance, a
+  column that moved as a whole (every record x100) is not.
 """
 
 from __future__ import annotations
@@ -28,11 +35,19 @@ import math
 import statistics
 from collections.abc import Sequence
 
+import datasketches as ds
+
 from faucet_core.errors import SketchError
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.sketches import load_kll, new_kll
 
-__all__ = ["design_effect", "effective_draws", "inward_chance", "outward_chance"]
+__all__ = [
+    "beyond_constant_chance",
+    "design_effect",
+    "effective_draws",
+    "inward_chance",
+    "outward_chance",
+]
 
 
 def inward_chance(
@@ -112,6 +127,77 @@ def outward_chance(current: ColumnProfile, past: Sequence[ColumnProfile]) -> flo
     if n <= 0 or total <= 0:
         return None
     return n / (total + n)
+
+
+def beyond_constant_chance(
+    current: ColumnProfile, past: Sequence[ColumnProfile], value: float, *, high: bool
+) -> float | None:
+    """The chance that at least as many of the run's n numbers as lie above ``value``
+    (``high``; below it otherwise) would, when the N + n pooled numbers of the baseline
+    and the run are exchangeable, given how many of the baseline's N lie beyond it (none
+    when every baseline number held ``value``): Fisher's exact one-sided tail of the
+    hypergeometric law, C(n, k) / C(N + n, k) when none did. The counts are read from the
+    sketches at the far ends of their rank errors (more of the run's records beyond,
+    fewer of the baseline's: a smaller chance); None without readable sketches."""
+    stats = current.numeric
+    n = stats.count if stats is not None else 0
+    text = current.sketches.get("kll")
+    if n <= 0 or not isinstance(text, str):
+        return None
+    pooled = new_kll()
+    total = 0
+    try:
+        sketch = load_kll(text, current.name)
+        for c in past:
+            if c.numeric is None or c.numeric.count <= 0:
+                continue
+            other = c.sketches.get("kll")
+            if not isinstance(other, str):
+                return None
+            pooled.merge(load_kll(other, c.name))
+            total += c.numeric.count
+    except SketchError:
+        return None
+    if sketch.is_empty() or pooled.is_empty() or total <= 0:
+        return None
+    k = _beyond(sketch, value, n, high, +1.0)
+    m = _beyond(pooled, value, total, high, -1.0)
+    return _hypergeometric_tail(n + total, m + k, n, k)
+
+
+def _beyond(
+    sketch: ds.kll_doubles_sketch, value: float, count: int, high: bool, side: float
+) -> int:
+    """How many of a sketch's ``count`` numbers lie beyond ``value``, at the end of its
+    rank error that ``side`` names (+1: more, -1: fewer)."""
+    # below its k items a sketch is exact: no rank error
+    error = sketch.normalized_rank_error(False) if sketch.is_estimation_mode() else 0.0
+    share = 1.0 - sketch.get_rank(value, True) if high else sketch.get_rank(value, False)
+    share = min(max(share + side * error, 0.0), 1.0) * count
+    return min(count, math.ceil(share - 1e-9) if side > 0 else math.floor(share + 1e-9))
+
+
+def _hypergeometric_tail(population: int, marked: int, drawn: int, least: int) -> float:
+    """P(X >= ``least``) for X the marked items among ``drawn`` of ``population``."""
+    if least <= 0:
+        return 1.0
+
+    def log_choose(a: int, b: int) -> float:
+        return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+    top = min(drawn, marked)
+    if least > top:
+        return 0.0
+    whole = log_choose(population, drawn)
+    terms = [
+        log_choose(marked, x) + log_choose(population - marked, drawn - x) - whole
+        for x in range(least, top + 1)
+        if drawn - x <= population - marked
+    ]
+    if not terms:
+        return 0.0
+    peak = max(terms)
+    return min(1.0, math.exp(peak) * math.fsum(math.exp(t - peak) for t in terms))
 
 
 def _records(c: ColumnProfile) -> int:

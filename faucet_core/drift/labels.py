@@ -77,6 +77,8 @@ def label_finding(
 ) -> DriftFinding | None:
     """The finding on a run label's step, or None (see the module docstring); ``clock``
     the current run's time and each baseline run's, when known."""
+    if clock is not None and _calendar_field(current, before, clock):
+        return None
     keys = [_key(v) for v in before]
     now = _key(current)
     changes = sum(1 for a, b in pairwise(keys) if a != b)
@@ -133,6 +135,44 @@ def label_finding(
             step=step,
         )
     return None
+
+
+_CALENDAR_FIELDS = (
+    lambda t: t.day,
+    lambda t: t.month,
+    lambda t: t.year,
+    lambda t: t.timetuple().tm_yday,
+    lambda t: t.weekday(),
+    lambda t: t.isoweekday(),
+)
+"""Day of month, month, year, day of year, weekday (0-6 and 1-7) of a run's date."""
+_DAY_OFFSETS = (1, 0, 2, -1)
+"""Days between a run's recorded time and the date its label names (a nightly job
+records yesterday's data), tried in this order."""
+
+
+def _calendar_field(
+    current: Any, before: Sequence[Any], clock: tuple[dt.datetime, Sequence[dt.datetime]]
+) -> bool:
+    """The label names a field of the run's own date: in every baseline run it equals
+    one calendar field of the run's recorded time (UTC) less a fixed number of days, and
+    so does the current run's. Such a label repeats or goes back as the calendar does (a
+    day of the month repeats a month later; runs that skip days skip its values), and
+    matching its runs' times is the one step it should take; a reloaded old partition
+    breaks the match and is judged by its step as before."""
+    now, times = clock
+    values = [*before, current]
+    if len(times) != len(before) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        return False
+    stamps = [t.astimezone(dt.timezone.utc) if t.tzinfo is not None else t for t in [*times, now]]
+    for offset in _DAY_OFFSETS:
+        dates = [t - dt.timedelta(days=offset) for t in stamps]
+        for field in _CALENDAR_FIELDS:
+            if all(field(d) == v for d, v in zip(dates, values, strict=True)):
+                return True
+    return False
 
 
 def _kept_pace(

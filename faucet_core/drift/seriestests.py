@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
-from faucet_core.drift.draws import inward_chance, outward_chance
+from faucet_core.drift.draws import beyond_constant_chance, inward_chance, outward_chance
 from faucet_core.drift.limits import budget_limit, tail_probability
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.noise import Sampling
 from faucet_core.drift.series import SERIES, SeriesSpec, column_spread, transform_for
+from faucet_core.drift.stats import normal_quantile
 from faucet_core.drift.tail import TailEvidence, tail_scale
 from faucet_core.drift.values import beyond_chance
 from faucet_core.drift.volume import (
@@ -314,10 +315,16 @@ def _inward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
 
 
 def _outward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
-    """An extreme beyond a baseline that always held the same one, by no more than the
-    column's spread (its median standard deviation; one character for a length), when
-    the chance that a run of this many records holds a value beyond every baseline
-    record is above ``alpha`` (:func:`~faucet_core.drift.draws.outward_chance`)."""
+    """An extreme beyond a baseline that always held the same one, when chance explains
+    it above ``alpha``: by no more than the column's spread (its median standard
+    deviation; one character for a length), the chance that a run of this many records
+    holds a value beyond every baseline record
+    (:func:`~faucet_core.drift.draws.outward_chance`); by no more than one record of the
+    column's spread reaches at ``alpha`` (the normal quantile times it), or however far
+    beyond a baseline whose every number held that one value, the chance that as many
+    of the run's records as lie beyond that extreme would, given how many of the
+    baseline's did (:func:`~faucet_core.drift.draws.beyond_constant_chance`). A sentinel
+    9999 among codes 0-4 stays a finding."""
     statistic = test.spec.statistic
     outward = (statistic in ("max", "len_max") and test.value > band.center) or (
         statistic == "min" and test.value < band.center
@@ -330,6 +337,14 @@ def _outward_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
         numbers = [c.numeric for c in test.past if c.numeric is not None]
         sds = [n.stddev for n in numbers]
         spread = max(statistics.median(sds) if sds else 0.0, _resolution(numbers))
+        others = sum(1 for n in numbers if n.count and not n.min == n.max == band.center)
+        one_value = others <= band.excluded  # a past incident left out aside
+        reach = normal_quantile(alpha) * statistics.median(sds) if sds else 0.0
+        if one_value or abs(test.value - band.center) <= reach:
+            high = statistic == "max"
+            chance = beyond_constant_chance(test.profile, test.past, band.center, high=high)
+            if chance is not None and chance > alpha:
+                return True
     if not abs(test.value - band.center) <= spread:
         return False
     chance = outward_chance(test.profile, test.past)

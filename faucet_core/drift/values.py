@@ -26,6 +26,7 @@ __all__ = [
     "ShareJudge",
     "effective_records",
     "new_by_chance",
+    "new_value_cluster",
     "new_value_rate",
     "new_values",
     "share_volatility",
@@ -87,27 +88,58 @@ def beyond_chance(
     return abs(_arcsine(share) - _arcsine(reference)) > limit * sd
 
 
-def new_value_rate(past: Sequence[ValueList]) -> float:
+def new_value_rate(past: Sequence[ValueList], cluster: float = 1.0) -> float:
     """The chance that a record brings a value no complete baseline list held.
 
     A value the baseline never held has no share to wander around, so the column's
     share volatility says nothing of it: the question is how often the column brings
     values new to it. The baseline's pooled records answer by Good-Turing: the values
-    seen exactly once, plus one, over the records plus one."""
+    seen exactly once, plus one, over the records plus one. When new values arrive in
+    clusters of records (``cluster`` > 1, see :func:`new_value_cluster`), the unit is a
+    value's appearance in a run: the values held by one baseline run only, plus one, over
+    the pooled records counted in clusters, plus one."""
     totals: Counter[ValueKey] = Counter()
     pooled = 0
     for lst in past:
         pooled += lst.rows
         for key, s in lst.shares.items():
             totals[key] += round(s * lst.rows)
-    once = sum(1 for c in totals.values() if c == 1)
-    return (once + 1.0) / (pooled + 1.0)
+    once = sum(1 for c in totals.values() if c <= cluster)
+    return min(1.0, (once + 1.0) / (pooled / cluster + 1.0))
+
+
+def new_value_cluster(past: Sequence[ValueList]) -> float:
+    """How many records a value new to the column brings with it, learned from the
+    baseline: over its runs in order, the records of the values that no earlier run
+    held, per such value, shrunk toward 1 by one arrival of a single record (1 when no
+    run brought one).
+
+    Records of one run are not always independent draws of the column's values: a day
+    of a storm-track log holds every track point of the storm that day, so a new storm's
+    name arrives as all of a light run's records. Judged record by record, that first
+    day is a 100 % new value; judged by the column's own arrivals (a new name every few
+    days, four points each), it is one new value, as often as names arrive."""
+    seen: set[ValueKey] = set()
+    records = 0.0
+    arrivals = 0
+    for i, lst in enumerate(past):
+        if i:
+            new = [k for k in lst.shares if k not in seen]
+            arrivals += len(new)
+            records += sum(lst.shares[k] * lst.rows for k in new)
+        seen.update(lst.shares)
+    # one pseudo-arrival of a single record: a window with one or two arrivals says
+    # little, and the estimate stays near 1 until arrivals repeat it
+    return max(1.0, (records + 1.0) / (arrivals + 1.0))
 
 
 def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> float:
     """The chance that a run of ``records`` records holds this ``share`` of values that
-    no complete baseline list held: binomial at :func:`new_value_rate`."""
-    return binomial_sf(share * records, float(records), new_value_rate(past))
+    no complete baseline list held: binomial at :func:`new_value_rate`, in clusters of
+    :func:`new_value_cluster` records."""
+    cluster = new_value_cluster(past)
+    units = max(1.0, records / cluster)
+    return binomial_sf(share * units, units, new_value_rate(past, cluster))
 
 
 @dataclass
@@ -156,13 +188,16 @@ def new_values(
     edge = max((lst.cutoff for lst in past), default=0.0)
     complete = not any(lst.truncated for lst in past)
     rate: float | None = None
+    cluster = 1.0
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
             continue
         if complete:
-            rate = new_value_rate(past) if rate is None else rate
-            records = float(current.rows)
+            if rate is None:
+                cluster = new_value_cluster(past)
+                rate = new_value_rate(past, cluster)
+            records = max(1.0, current.rows / cluster)
             if binomial_sf(share * records, records, rate) >= judge.alpha:
                 judge.cleared["share_within_chance"] += 1
                 continue

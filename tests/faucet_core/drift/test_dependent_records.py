@@ -201,3 +201,38 @@ def test_a_day_label_that_kept_pace_with_the_runs_times_is_no_jump() -> None:
     assert "julday" in {f.column for f in jumped}
     # and without times it is judged by its steps alone
     assert "julday" in {f.column for f in detect_drift(later, baseline, CONFIG)}
+
+
+def _dated(day: dt.date, rows: int = 30) -> TableProfile:
+    return profile([{"day": day.day, "month": day.month, "v": float(i)} for i in range(rows)])
+
+
+def _recorded(day: dt.date) -> dt.datetime:
+    """A nightly job: 02:00 UTC the day after the data's date."""
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(2), dt.timezone.utc)
+
+
+def test_labels_that_name_the_runs_own_date_follow_the_calendar() -> None:
+    # monthly survey nights: the day of the month repeats, or goes back, a month later
+    days = [dt.date(2020, 1, 1) + dt.timedelta(days=29 * k) for k in range(20)]
+    baseline = [_dated(d) for d in days]
+    times = [_recorded(d) for d in days]
+    for nxt in (days[-1] + dt.timedelta(days=31), days[-1] + dt.timedelta(days=27)):
+        found = detect_drift(
+            _dated(nxt), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
+        )
+        assert not {"day", "month"} & {f.column for f in found}, nxt
+    # daily runs, then an old partition loaded again: its day no longer names the run's
+    # date, and it goes back
+    days = [dt.date(2020, 3, 1) + dt.timedelta(days=k) for k in range(20)]
+    baseline = [_dated(d) for d in days]
+    times = [_recorded(d) for d in days]
+    nxt = days[-1] + dt.timedelta(days=1)
+    quiet = detect_drift(
+        _dated(nxt), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
+    )
+    assert "day" not in {f.column for f in quiet}
+    reloaded = detect_drift(
+        _dated(days[5]), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
+    )
+    assert "day" in {f.column for f in reloaded}

@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import detect_drift
-from faucet_core.drift.draws import inward_chance, outward_chance
+from faucet_core.drift.draws import beyond_constant_chance, inward_chance, outward_chance
 
 CONFIG = ProfilingConfig()
 
@@ -83,3 +85,49 @@ def test_a_heavy_run_whose_maximum_fell_into_the_body_is_judged() -> None:
     (mass,) = [f for f in detect_drift(capped, baseline, CONFIG) if f.column == "mass"]
     judged = {mass.metric.value, *(e.metric.value for e in mass.evidence)}
     assert "max" in judged
+
+
+def _waiting(seed: int, rows: int, moved: list[float] | None = None) -> TableProfile:
+    """A column that is 0 in every record (days on a waiting list), bar ``moved``."""
+    rng = random.Random(seed)
+    values = [0.0] * (rows - len(moved or [])) + list(moved or [])
+    return profile([{"waited": v, "price": rng.uniform(50, 150)} for v in values])
+
+
+def _capped(seed: int, rows: int, moved: list[float] | None = None) -> TableProfile:
+    """A reading capped at 10 in every run (visibility), varying below it, bar ``moved``."""
+    rng = random.Random(seed)
+    values = [10.0] + [float(rng.randint(1, 10)) for _ in range(rows - 1 - len(moved or []))]
+    return profile([{"vis": v} for v in values + list(moved or [])])
+
+
+def test_beyond_constant_chance_is_the_hypergeometric_tail() -> None:
+    baseline = [_waiting(s, 20) for s in range(20)]
+    past = [p.columns["waited"] for p in baseline]
+    one = _waiting(99, 21, moved=[116.0]).columns["waited"]
+    assert beyond_constant_chance(one, past, 0.0, high=True) == pytest.approx(21 / 421)
+    two = _waiting(99, 21, moved=[116.0, 3.0]).columns["waited"]
+    assert beyond_constant_chance(two, past, 0.0, high=True) == pytest.approx(21 * 20 / (421 * 420))
+    # some baseline records beyond too (8 runs: the pooled sketch is still exact): the
+    # chance of one of 21 among 2 marked of 181 records
+    short = [p.columns["waited"] for p in [*baseline[:7], _waiting(7, 20, moved=[5.0])]]
+    with_one = beyond_constant_chance(one, short, 0.0, high=True)
+    assert with_one == pytest.approx(1 - (160 * 159) / (181 * 180))
+
+
+def test_detect_drift_one_record_past_a_constant_column_is_chance_a_moved_column_is_not() -> None:
+    baseline = [_waiting(s, 20) for s in range(20)]
+    one = _waiting(99, 21, moved=[116.0])
+    assert "waited" not in {f.column for f in detect_drift(one, baseline, CONFIG)}
+    moved = _waiting(99, 21, moved=[116.0] * 8)
+    assert "waited" in {f.column for f in detect_drift(moved, baseline, CONFIG)}
+
+
+def test_detect_drift_a_reading_past_its_usual_cap_within_its_spread_is_chance() -> None:
+    baseline = [_capped(s, 5) for s in range(20)]
+    assert all(p.columns["vis"].numeric.max == 10.0 for p in baseline)
+    over = _capped(99, 5, moved=[16.0])
+    assert "vis" not in {f.column for f in detect_drift(over, baseline, CONFIG)}
+    # every reading x100: not chance
+    scaled = profile([{"vis": v * 100} for v in (10.0, 3.0, 7.0, 9.0, 2.0)])
+    assert "vis" in {f.column for f in detect_drift(scaled, baseline, CONFIG)}

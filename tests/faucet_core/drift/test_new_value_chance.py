@@ -10,7 +10,7 @@ from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import detect_drift
 from faucet_core.drift.stats import binomial_sf
 from faucet_core.drift.valuelist import value_list
-from faucet_core.drift.values import new_by_chance
+from faucet_core.drift.values import new_by_chance, new_value_cluster
 
 CONFIG = ProfilingConfig()
 WEATHER = ["clear", "misty", "light rain"]
@@ -76,3 +76,37 @@ def test_a_listed_columns_distinct_count_follows_its_values() -> None:
     collapsed = profile([{"id": f"x-{i % 3}", "n": float(i)} for i in range(400)])
     found = detect_drift(collapsed, ids, CONFIG)
     assert [f for f in found if f.column == "id" and f.metric.value == "distinct"]
+
+
+def _track(day: int, storms: list[str], points: int = 4) -> TableProfile:
+    """A storm-track log's day: every storm active that day, ``points`` records each."""
+    return profile(
+        [{"name": s, "wind": float(30 + 5 * k + day % 7)} for s in storms for k in range(points)]
+    )
+
+
+def _season(days: int) -> list[TableProfile]:
+    """Storms of 7 days each, a new one every 5 days (two at once for two days)."""
+    runs = []
+    for day in range(days):
+        active = [f"storm {s}" for s in range(day // 5 + 1) if day < 5 * s + 7]
+        runs.append(_track(day, active))
+    return runs
+
+
+def test_new_values_that_arrive_in_clusters_are_counted_in_clusters() -> None:
+    season = _season(26)
+    baseline, current = season[5:25], season[25]  # storm 5's first day
+    assert "storm 5" not in {v.value for p in baseline for v in p.columns["name"].top_values}
+    lists = [value_list(p.columns["name"], p.params.top_values) for p in baseline]
+    assert all(v is not None for v in lists)
+    past = [v for v in lists if v is not None]
+    cluster = new_value_cluster(past)
+    assert 2.5 < cluster < 4.0  # four points per new storm, shrunk toward 1
+    # a new storm's first day (its four points among eight) is as common as storms are
+    found = detect_drift(current, baseline, CONFIG)
+    assert not [f for f in found if f.column == "name" and f.metric.value == "new_value"]
+    # a column whose new values came one record at a time keeps the record count
+    singles = [_hours(s) for s in range(20)]
+    single_lists = [value_list(p.columns["weather"], p.params.top_values) for p in singles]
+    assert new_value_cluster([v for v in single_lists if v is not None]) == 1.0
