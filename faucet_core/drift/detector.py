@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.drift.labels import label_finding, label_value
+from faucet_core.drift.labels import label_finding, label_value, names_run_date
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
 from faucet_core.drift.rootcause import one_per_column
@@ -342,6 +342,14 @@ def _run_label(
         return None
     before = [label_value(c) for c in past]
     if any(v is None for v in before):
+        return None
+    several = sum(1 for c in (*past, column) if c.row_count - c.null_count >= 2)
+    if several < min_history:
+        # one value per run is no evidence of a label when runs hold one record each (a
+        # daily aggregate's every column does): a measurement is judged as one, unless
+        # its values name the runs' own dates
+        if clock is not None and names_run_date(now, before, clock):
+            return []
         return None
     found = label_finding(name, now, before, min_history, clock)
     return [] if found is None else [found]

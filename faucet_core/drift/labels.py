@@ -6,7 +6,10 @@ with the run by design: judged by its level, the first run of a new month is a 1
 new value and a change of a constant column; the day of the month is new every run.
 
 A column is a run label when it holds exactly one distinct non-null value in the
-current run and in every baseline run (recognised from the history, no setting). Its
+current run and in every baseline run (recognised from the history, no setting), and at
+least ``min_history`` of those runs held two records or more: in a table of one row a
+day every column holds one value per run, and only a column whose values name the
+runs' own dates (:func:`names_run_date`) is a label there. Its
 level is not judged (no mean / min / max / string_length / distinct / new_value /
 vanished_value / psi); its *step* is:
 
@@ -43,7 +46,7 @@ from faucet_core.drift.messages import fmt_value
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["JUMP_FACTOR", "label_finding", "label_value"]
+__all__ = ["JUMP_FACTOR", "label_finding", "label_value", "names_run_date"]
 
 JUMP_FACTOR = 2.0
 """A forward step more than this multiple of the largest baseline step is a jump."""
@@ -77,7 +80,7 @@ def label_finding(
 ) -> DriftFinding | None:
     """The finding on a run label's step, or None (see the module docstring); ``clock``
     the current run's time and each baseline run's, when known."""
-    if clock is not None and _calendar_field(current, before, clock):
+    if clock is not None and names_run_date(current, before, clock):
         return None
     keys = [_key(v) for v in before]
     now = _key(current)
@@ -151,7 +154,7 @@ _DAY_OFFSETS = (1, 0, 2, -1)
 records yesterday's data), tried in this order."""
 
 
-def _calendar_field(
+def names_run_date(
     current: Any, before: Sequence[Any], clock: tuple[dt.datetime, Sequence[dt.datetime]]
 ) -> bool:
     """The label names a field of the run's own date: in every baseline run it equals

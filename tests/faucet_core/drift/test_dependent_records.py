@@ -213,11 +213,17 @@ def _recorded(day: dt.date) -> dt.datetime:
 
 
 def test_labels_that_name_the_runs_own_date_follow_the_calendar() -> None:
-    # monthly survey nights: the day of the month repeats, or goes back, a month later
-    days = [dt.date(2020, 1, 1) + dt.timedelta(days=29 * k) for k in range(20)]
+    # survey nights about a month apart: the day of the month moved on every run, and
+    # the next night falls on the last one's day of the month (it repeats), or on an
+    # earlier one's (it goes back)
+    days = [dt.date(2019, 1, 1) + dt.timedelta(days=33 * k) for k in range(20)]
     baseline = [_dated(d) for d in days]
     times = [_recorded(d) for d in days]
-    for nxt in (days[-1] + dt.timedelta(days=31), days[-1] + dt.timedelta(days=27)):
+    last = days[-1]
+    repeat = last.replace(month=last.month + 1)
+    back = repeat.replace(day=max(d.day for d in days if d.day < last.day))
+    assert repeat.day == last.day and back > last
+    for nxt in (repeat, back):
         found = detect_drift(
             _dated(nxt), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
         )
@@ -236,3 +242,30 @@ def test_labels_that_name_the_runs_own_date_follow_the_calendar() -> None:
         _dated(days[5]), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
     )
     assert "day" in {f.column for f in reloaded}
+
+
+def _one_row(day: dt.date, tmax: float) -> TableProfile:
+    return profile([{"day": day.day, "tmax": tmax}])
+
+
+def test_a_table_of_one_row_a_day_judges_its_measurements_by_their_level() -> None:
+    rng = random.Random(3)
+    days = [dt.date(2020, 5, 1) + dt.timedelta(days=k) for k in range(21)]
+    temps = [round(rng.gauss(80.0, 4.0), 1) for _ in days]
+    temps[-1] = temps[-2]  # the same high two days running: no label that stopped
+    baseline = [_one_row(d, t) for d, t in zip(days[:-1], temps[:-1], strict=True)]
+    times = [_recorded(d) for d in days[:-1]]
+    now = _recorded(days[-1])
+    same = detect_drift(
+        _one_row(days[-1], temps[-1]), baseline, CONFIG, current_time=now, baseline_times=times
+    )
+    assert same == []
+    # the day column names its run's date: not judged by its level either
+    scaled = detect_drift(
+        _one_row(days[-1], temps[-1] * 100),
+        baseline,
+        CONFIG,
+        current_time=now,
+        baseline_times=times,
+    )
+    assert {f.column for f in scaled} == {"tmax"}
