@@ -172,9 +172,10 @@ def _beyond(
     rank error that ``side`` names (+1: more, -1: fewer)."""
     # below its k items a sketch is exact: no rank error
     error = sketch.normalized_rank_error(False) if sketch.is_estimation_mode() else 0.0
-    share = 1.0 - sketch.get_rank(value, True) if high else sketch.get_rank(value, False)
-    share = min(max(share + side * error, 0.0), 1.0) * count
-    return min(count, math.ceil(share - 1e-9) if side > 0 else math.floor(share + 1e-9))
+    rank = float(sketch.get_rank(value, True) if high else sketch.get_rank(value, False))
+    share = 1.0 - rank if high else rank
+    records = min(max(share + side * float(error), 0.0), 1.0) * count
+    return min(count, math.ceil(records - 1e-9) if side > 0 else math.floor(records + 1e-9))
 
 
 def _hypergeometric_tail(population: int, marked: int, drawn: int, least: int) -> float:

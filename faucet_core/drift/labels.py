@@ -38,7 +38,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -140,7 +140,7 @@ def label_finding(
     return None
 
 
-_CALENDAR_FIELDS = (
+_CALENDAR_FIELDS: tuple[Callable[[dt.datetime], int], ...] = (
     lambda t: t.day,
     lambda t: t.month,
     lambda t: t.year,
