@@ -416,12 +416,20 @@ def fraction_digits_summary(fraction_ns: np.ndarray) -> tuple[int, int, int]:
     10**(p-1), so each step divides only the values still divisible (in float64, exact
     below 10**9: a quotient is whole exactly when the division is)."""
     n = int(fraction_ns.size)
-    rest = fraction_ns[fraction_ns != 0].astype(np.float64)
-    nonzero = int(rest.size)
+    whole = fraction_ns[fraction_ns != 0]
+    nonzero = int(whole.size)
     if nonzero == 0:
         return 0, 0, 0
     zeros_total, zeros_max, zeros_min = 0, 0, 0  # trailing zeros, over the nonzero fractions
-    for _ in range(9):
+    steps = 9
+    for _ in range(2):  # micro- or millisecond data: skip three steps every value passes
+        if (whole % 1_000).any():
+            break
+        whole = whole // 1_000
+        zeros_total, zeros_max, zeros_min = zeros_total + 3 * nonzero, zeros_max + 3, zeros_min + 3
+        steps -= 3
+    rest = whole.astype(np.float64)
+    for _ in range(steps):
         quotient = rest / 10.0
         rest = quotient[np.floor(quotient) == quotient]
         if rest.size == 0:

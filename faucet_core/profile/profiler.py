@@ -299,7 +299,9 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return _POOL[2]
 
 
-def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
+def profile(
+    data: Any, config: ProfilingConfig | None = None, *, threads: int | None = None
+) -> TableProfile:
     """Profile ``data`` per column.
 
     ``data`` may be a pandas or polars DataFrame, a pyarrow Table, RecordBatch or
@@ -308,12 +310,14 @@ def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
     profiled on its executors, partition by partition, and the partials merged here
     (:mod:`faucet_core.profile.spark`). A :class:`~faucet_core.profile.sql.SqlTable` is
     profiled by its database with aggregate queries (:mod:`faucet_core.profile.sql`).
+    ``threads``: how many threads profile the columns of a batch in process (default
+    :func:`default_threads`; the profile is the same whatever the number).
     """
     if is_spark_dataframe(data):
         return profile_spark(data, config)
     if is_sql_table(data):
         return profile_sql(data, config)
-    profiler = Profiler(config)
+    profiler = Profiler(config, threads=threads)
     profiler.add(data)
     return profiler.finish()
 
