@@ -201,6 +201,8 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     words[-3:] = 0
     if size:
         words.view(np.uint8)[:size] = np.frombuffer(data_buf, np.uint8, size, first)
+    # the word starting at each byte: a view with a stride of one byte (unaligned reads)
+    word_at = np.ndarray((size + 9,), _U64, words, 0, (1,))
     starts = starts - first
     h1 = np.full(n, _SEED)
     h2 = np.full(n, _SEED)
@@ -209,11 +211,11 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
         rows = slice(None) if j < every else np.nonzero(blocks > j)[0]
         at = starts[rows] + 16 * j
         a, b = h1[rows], h2[rows]
-        a ^= _mix_k1(_word_at(words, at))
+        a ^= _mix_k1(word_at[at])
         a = _rotl(a, 27)
         a += b
         a = a * _U64(5) + _U64(0x52DCE729)
-        b ^= _mix_k2(_word_at(words, at + 8))
+        b ^= _mix_k2(word_at[at + 8])
         b = _rotl(b, 31)
         b += a
         b = b * _U64(5) + _U64(0x38495AB5)
@@ -221,8 +223,8 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     # the tail, zero-padded: a zero word mixes to zero and leaves h1/h2 as they are
     tail = lengths & 15
     at = starts + (blocks << 4)
-    h2 ^= _mix_k2(_word_at(words, at + 8) & _BYTE_MASKS[np.clip(tail - 8, 0, 8)])
-    h1 ^= _mix_k1(_word_at(words, at) & _BYTE_MASKS[np.minimum(tail, 8)])
+    h2 ^= _mix_k2(word_at[at + 8] & _BYTE_MASKS[np.clip(tail - 8, 0, 8)])
+    h1 ^= _mix_k1(word_at[at] & _BYTE_MASKS[np.minimum(tail, 8)])
     coupons = _finish(h1, h2, lengths)
     if n and lengths.min() == 0:
         stand_in = string_coupons(pa.array([empty], pa.string()), empty)
@@ -234,17 +236,6 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
 
 _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(9)], dtype=_U64)
 """The low 0..8 bytes of a word."""
-
-
-def _word_at(words: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The little-endian 8-byte words starting at byte offsets ``at`` of ``words``' bytes."""
-    index = at >> 3
-    shift = ((at & 7) << 3).view(_U64)
-    low: np.ndarray = words[index] >> shift
-    high = words[index + 1] << (_U64(56) - shift)
-    high <<= _U64(8)  # in two steps: a shift by 64 is not defined
-    low |= high
-    return low
 
 
 # -- which values change the sketch ---------------------------------------------------------
