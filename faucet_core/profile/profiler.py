@@ -60,11 +60,14 @@ thread costs more than profiling it)."""
 
 
 def default_threads() -> int:
-    """Threads that profile the columns of one batch: :data:`THREADS_ENV` when set, else the
-    CPUs this process may run on, at most 4.
+    """Threads that profile the columns of one batch: :data:`THREADS_ENV` when set, else one
+    plus the idle CPUs (those this process may run on, less the 1-minute load average,
+    rounded), at most 4.
 
-    Most of a column's work (Arrow kernels, numpy hashing) runs without holding Python's
-    GIL, so on several cores the columns of a batch profile side by side."""
+    Much of a column's work (Arrow kernels, numpy loops and sorts) runs without holding
+    Python's GIL, so on an idle core the columns of a batch profile side by side; on cores
+    that other work keeps busy a second thread only adds its overhead (measured in
+    ``benchmarks/results/profiling.md``)."""
     text = os.environ.get(THREADS_ENV, "").strip()
     if text:
         try:
@@ -77,7 +80,11 @@ def default_threads() -> int:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, _MAX_DEFAULT_THREADS))
+    try:
+        idle = round(cpus - os.getloadavg()[0])
+    except OSError:  # no load average: count every CPU as idle
+        idle = cpus
+    return max(1, min(cpus, 1 + idle, _MAX_DEFAULT_THREADS))
 
 
 class Profiler:

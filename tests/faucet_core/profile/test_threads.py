@@ -5,6 +5,7 @@ counted."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import Any
 
 import numpy as np
@@ -116,3 +117,16 @@ def test_the_thread_count_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         default_threads()
     monkeypatch.delenv(THREADS_ENV)
     assert 1 <= default_threads() <= 4
+
+
+def test_busy_cpus_get_no_second_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default is one thread plus the CPUs the load average leaves idle (the load of a
+    shared machine cannot be set from a test: its reading is replaced)."""
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    for load, threads in ((0.0, 2), (1.0, 2), (1.4, 2), (1.6, 1), (7.5, 1)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert default_threads() == threads, load
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(16)), raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert default_threads() == 4
