@@ -289,21 +289,21 @@ def _update_column(state: ColumnState, column: Any, policy: PolicyState | None) 
         update_from_values(state, column, policy)
 
 
-_POOL: tuple[int, int, ThreadPoolExecutor] | None = None
+_POOLS: tuple[int, dict[int, ThreadPoolExecutor]] = (os.getpid(), {})
 _POOL_LOCK = threading.Lock()
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
     """One pool per process and size, shared by every Profiler (a forked child, whose copy
-    of the pool has no threads, makes its own)."""
-    global _POOL
+    of a pool has no threads, makes its own)."""
+    global _POOLS
     with _POOL_LOCK:
-        if _POOL is None or _POOL[0] != os.getpid() or _POOL[1] != threads:
-            if _POOL is not None and _POOL[0] == os.getpid():
-                _POOL[2].shutdown(wait=False)
-            executor = ThreadPoolExecutor(threads, thread_name_prefix="faucet-profile")
-            _POOL = (os.getpid(), threads, executor)
-        return _POOL[2]
+        if _POOLS[0] != os.getpid():
+            _POOLS = (os.getpid(), {})
+        pools = _POOLS[1]
+        if threads not in pools:
+            pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="faucet-profile")
+        return pools[threads]
 
 
 def profile(

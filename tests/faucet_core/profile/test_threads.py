@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -130,3 +131,13 @@ def test_busy_cpus_get_no_second_thread(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(16)), raising=False)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert default_threads() == 4
+
+
+def test_profilers_in_several_threads_at_once() -> None:
+    """Profilers of different sizes running at once share the pools without disturbing
+    one another."""
+    table = _table()
+    one = _everything(Profiler(threads=1), table)
+    with ThreadPoolExecutor(3) as callers:
+        runs = [callers.submit(_everything, Profiler(threads=n), table) for n in (2, 3, 2)]
+        assert [run.result() for run in runs] == [one, one, one]
