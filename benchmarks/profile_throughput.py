@@ -50,6 +50,7 @@ WHYLOGS_GOAL = 40.0
 POLARS_GOAL = 1.5
 """Issue 26: the pyarrow Table's CPU at most this many times polars describe + n_unique's."""
 POLARS_LABEL = "polars `describe()` + `n_unique()`, 1 thread"
+ONE_THREAD_LABEL = "faucet, pyarrow Table, 1 thread (`threads=1`)"
 
 
 def floor_scan(table: pa.Table) -> None:
@@ -152,12 +153,14 @@ def main() -> None:
         contestants.append(
             (f"faucet, {label}", lambda data=data: time_once(lambda: faucet_core.profile(data)))
         )
+    one_thread = ONE_THREAD_LABEL
+    contestants.append(
+        (one_thread, lambda: time_once(lambda: faucet_core.profile(table, threads=1)))
+    )
     polars_frame = next((data for label, data in frames if label == "polars DataFrame"), None)
     if polars_frame is not None:
         polars_describe(polars_frame.slice(0, 10_000))
-        contestants.append(
-            (POLARS_LABEL, lambda: time_once(lambda: polars_describe(polars_frame)))
-        )
+        contestants.append((POLARS_LABEL, lambda: time_once(lambda: polars_describe(polars_frame))))
     contestants.append(
         ("floor A: bare pyarrow `min_max` per column", lambda: time_once(lambda: floor_scan(table)))
     )

@@ -28,6 +28,7 @@ __all__ = [
     "candidates",
     "feed_numbers",
     "feed_texts",
+    "too_many_to_count",
 ]
 
 EMPTY_STRING = "\x00faucet:empty-string"
@@ -42,12 +43,16 @@ share in its last deduplicated batch is hashed without deduplicating: it holds h
 distinct values, so the sketch is in HLL mode, where hashing a repeat costs less than
 finding it."""
 _LARGE = 8192
+_SAMPLE = 1024
+"""A large batch of a column that still tracks its values is counted only if its first this
+many values hold at most ``categorical_max_distinct`` distinct ones, or once the HyperLogLog
+has the whole batch and is still below that."""
 
 
 def candidates(state: ColumnState, valid: pa.Array) -> tuple[pa.Array, pa.StructArray | None]:
     """(values to feed the HyperLogLog, value counts while the column tracks its values)."""
     n = len(valid)
-    if state.tracks_values:
+    if state.tracks_values and not too_many_to_count(state, valid):
         counts = pc.value_counts(valid)
         uniques = counts.field("values")
         state.unique_ratio = len(uniques) / n if n else 0.0
@@ -58,6 +63,21 @@ def candidates(state: ColumnState, valid: pa.Array) -> tuple[pa.Array, pa.Struct
     uniques = pc.unique(valid)
     state.unique_ratio = len(uniques) / n if n else 0.0
     return uniques, None
+
+
+def too_many_to_count(state: ColumnState, valid: pa.Array) -> bool:
+    """Whether a batch of a column that still tracks its values surely holds more distinct
+    values than ``categorical_max_distinct``, judged by its first :data:`_SAMPLE` values:
+    then the HyperLogLog, fed the batch, makes the column high-cardinality and its value
+    counts would be dropped, so they are not computed first (:func:`add_value_counts`
+    counts them after all if the column still tracks its values)."""
+    if len(valid) < _LARGE:
+        return False
+    sample = len(pc.unique(valid.slice(0, _SAMPLE)))
+    if sample <= state.params.categorical_max_distinct:
+        return False
+    state.unique_ratio = sample / _SAMPLE
+    return True
 
 
 def feed_numbers(

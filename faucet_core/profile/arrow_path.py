@@ -42,6 +42,7 @@ from faucet_core.profile.arrow_distinct import (
     candidates,
     feed_numbers,
     feed_texts,
+    too_many_to_count,
 )
 from faucet_core.profile.hll_hash import float_coupons, int_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
@@ -367,16 +368,20 @@ def _temporals(state: ColumnState, valid: pa.Array) -> None:
     else:
         lo, hi, total = fraction_digits_summary(ns % 1_000_000_000)
         state.add_length_summary(base + lo, base + hi, base * n + total, n)
-    if state.tracks_values:  # the distinct raw values are the distinct instants, in order
+    counts = None
+    if state.tracks_values and not too_many_to_count(state, instants):
+        # the distinct raw values are the distinct instants, in order
         counts = pc.value_counts(valid)
         state.unique_ratio = len(counts) / n if n else 0.0
         feed_numbers(state, _instants(counts.field("values"))[0].to_numpy(), int_coupons)
-        if state.tracks_values:
-            texts = _iso_texts(counts.field("values")).to_pylist()
-            keys = [_json_string(x) for x in texts]
-            state.add_counts(keys, counts.field("counts").to_pylist())
     else:
         feed_numbers(state, candidates(state, instants)[0].to_numpy(), int_coupons)
+    if state.tracks_values:
+        if counts is None:
+            counts = pc.value_counts(valid)
+        texts = _iso_texts(counts.field("values")).to_pylist()
+        keys = [_json_string(x) for x in texts]
+        state.add_counts(keys, counts.field("counts").to_pylist())
 
 
 _DATE_LENGTH = 10  # YYYY-MM-DD
@@ -411,12 +416,20 @@ def fraction_digits_summary(fraction_ns: np.ndarray) -> tuple[int, int, int]:
     10**(p-1), so each step divides only the values still divisible (in float64, exact
     below 10**9: a quotient is whole exactly when the division is)."""
     n = int(fraction_ns.size)
-    rest = fraction_ns[fraction_ns != 0].astype(np.float64)
-    nonzero = int(rest.size)
+    whole = fraction_ns[fraction_ns != 0]
+    nonzero = int(whole.size)
     if nonzero == 0:
         return 0, 0, 0
     zeros_total, zeros_max, zeros_min = 0, 0, 0  # trailing zeros, over the nonzero fractions
-    for _ in range(9):
+    steps = 9
+    for _ in range(2):  # micro- or millisecond data: skip three steps every value passes
+        if (whole % 1_000).any():
+            break
+        whole = whole // 1_000
+        zeros_total, zeros_max, zeros_min = zeros_total + 3 * nonzero, zeros_max + 3, zeros_min + 3
+        steps -= 3
+    rest = whole.astype(np.float64)
+    for _ in range(steps):
         quotient = rest / 10.0
         rest = quotient[np.floor(quotient) == quotient]
         if rest.size == 0:

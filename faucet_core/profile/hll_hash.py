@@ -77,15 +77,6 @@ def _rotl(x: np.ndarray, r: int) -> np.ndarray:
     return x
 
 
-def _fmix(k: np.ndarray) -> np.ndarray:
-    k ^= k >> _U64(33)
-    k *= _F1
-    k ^= k >> _U64(33)
-    k *= _F2
-    k ^= k >> _U64(33)
-    return k
-
-
 def _finish(h1: np.ndarray, h2: np.ndarray, lengths: np.ndarray | int) -> Coupons:
     """MurmurHash3's finalization (in place), then the coupon's address and rank."""
     length = _U64(lengths) if isinstance(lengths, int) else lengths.view(_U64)
@@ -93,11 +84,13 @@ def _finish(h1: np.ndarray, h2: np.ndarray, lengths: np.ndarray | int) -> Coupon
     h2 ^= length
     h1 += h2
     h2 += h1
-    h1 = _fmix(h1)
-    h2 = _fmix(h2)
+    scratch = np.empty_like(h1)
+    _fmix_into(h1, scratch)
+    _fmix_into(h2, scratch)
     h1 += h2
     h2 += h1
-    return Coupons((h1 & _ADDR_MASK).astype(np.uint32), ranks(h2))
+    h1 &= _ADDR_MASK
+    return Coupons(h1.astype(np.uint32), ranks(h2))
 
 
 def ranks(h2: np.ndarray) -> np.ndarray:
@@ -105,8 +98,11 @@ def ranks(h2: np.ndarray) -> np.ndarray:
     53 bits (exact as a double); words whose top bits are all zero (a chance of 2**-53)
     are counted one by one."""
     top = (h2 >> _U64(11)).view(np.int64)
-    exponent = top.astype(np.float64).view(np.int64) >> 52
-    rank: np.ndarray = np.minimum(1076 - exponent, 63).astype(np.uint8)
+    exponent = top.astype(np.float64).view(np.int64)
+    exponent >>= 52
+    np.subtract(1076, exponent, out=exponent)
+    np.minimum(exponent, 63, out=exponent)
+    rank: np.ndarray = exponent.astype(np.uint8)
     if not top.all():
         low = top == 0
         rank[low] = [_rank(int(v)) for v in h2[low]]
@@ -131,11 +127,41 @@ def _mix_k2(k2: np.ndarray) -> np.ndarray:
     return k2
 
 
+_SEED_8 = _SEED ^ _U64(8)
+"""The seed xor the key length: h2 before the finalization mixes h1 into it."""
+
+
 def _hash_words(words: np.ndarray) -> Coupons:
-    """Coupons of 8-byte keys (uint64 words): MurmurHash3 with one tail word, no block."""
-    h1 = _mix_k1(words.astype(_U64, copy=True))
-    h1 ^= _SEED
-    return _finish(h1, np.full(words.shape, _SEED), 8)
+    """Coupons of 8-byte keys (uint64 words): MurmurHash3 with one tail word, no block.
+
+    The same steps as :func:`_mix_k1` and :func:`_finish`, in place on two arrays and one
+    scratch array (h2 is the constant seed until the finalization)."""
+    h1 = np.multiply(words, _C1)
+    scratch = np.right_shift(h1, _U64(33))  # rotl 31
+    h1 <<= _U64(31)
+    h1 |= scratch
+    h1 *= _C2
+    h1 ^= _SEED_8  # the seed, then the length
+    h1 += _SEED_8  # h1 += h2
+    h2 = h1 + _SEED_8  # h2 += h1
+    _fmix_into(h1, scratch)
+    _fmix_into(h2, scratch)
+    h1 += h2
+    h2 += h1
+    h1 &= _ADDR_MASK
+    return Coupons(h1.astype(np.uint32), ranks(h2))
+
+
+def _fmix_into(k: np.ndarray, scratch: np.ndarray) -> None:
+    """:func:`_fmix` in place, its shifts into ``scratch``."""
+    np.right_shift(k, _U64(33), out=scratch)
+    k ^= scratch
+    k *= _F1
+    np.right_shift(k, _U64(33), out=scratch)
+    k ^= scratch
+    k *= _F2
+    np.right_shift(k, _U64(33), out=scratch)
+    k ^= scratch
 
 
 def int_coupons(values: np.ndarray) -> Coupons:
@@ -175,6 +201,8 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     words[-3:] = 0
     if size:
         words.view(np.uint8)[:size] = np.frombuffer(data_buf, np.uint8, size, first)
+    # the word starting at each byte: a view with a stride of one byte (unaligned reads)
+    word_at = np.ndarray((size + 9,), _U64, words, 0, (1,))
     starts = starts - first
     h1 = np.full(n, _SEED)
     h2 = np.full(n, _SEED)
@@ -183,11 +211,11 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
         rows = slice(None) if j < every else np.nonzero(blocks > j)[0]
         at = starts[rows] + 16 * j
         a, b = h1[rows], h2[rows]
-        a ^= _mix_k1(_word_at(words, at))
+        a ^= _mix_k1(word_at[at])
         a = _rotl(a, 27)
         a += b
         a = a * _U64(5) + _U64(0x52DCE729)
-        b ^= _mix_k2(_word_at(words, at + 8))
+        b ^= _mix_k2(word_at[at + 8])
         b = _rotl(b, 31)
         b += a
         b = b * _U64(5) + _U64(0x38495AB5)
@@ -195,8 +223,8 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
     # the tail, zero-padded: a zero word mixes to zero and leaves h1/h2 as they are
     tail = lengths & 15
     at = starts + (blocks << 4)
-    h2 ^= _mix_k2(_word_at(words, at + 8) & _BYTE_MASKS[np.clip(tail - 8, 0, 8)])
-    h1 ^= _mix_k1(_word_at(words, at) & _BYTE_MASKS[np.minimum(tail, 8)])
+    h2 ^= _mix_k2(word_at[at + 8] & _BYTE_MASKS[np.clip(tail - 8, 0, 8)])
+    h1 ^= _mix_k1(word_at[at] & _BYTE_MASKS[np.minimum(tail, 8)])
     coupons = _finish(h1, h2, lengths)
     if n and lengths.min() == 0:
         stand_in = string_coupons(pa.array([empty], pa.string()), empty)
@@ -208,17 +236,6 @@ def string_coupons(array: pa.Array, empty: str) -> Coupons | None:
 
 _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(9)], dtype=_U64)
 """The low 0..8 bytes of a word."""
-
-
-def _word_at(words: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The little-endian 8-byte words starting at byte offsets ``at`` of ``words``' bytes."""
-    index = at >> 3
-    shift = ((at & 7) << 3).view(_U64)
-    low: np.ndarray = words[index] >> shift
-    high = words[index + 1] << (_U64(56) - shift)
-    high <<= _U64(8)  # in two steps: a shift by 64 is not defined
-    low |= high
-    return low
 
 
 # -- which values change the sketch ---------------------------------------------------------

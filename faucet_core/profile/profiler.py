@@ -6,11 +6,19 @@ record key that is not a string becomes its JSON text (``1`` -> ``"1"``,
 ``None`` -> ``"null"``), as ``json.dumps`` writes it, and a lone surrogate in a
 column name becomes U+FFFD, as in values; two keys of one record that become the
 same column are refused, as is any other key type.
+
+The columns of one large Arrow batch are profiled in parallel threads (see
+:func:`default_threads`); each column's state is still fed by one thread at a time, batch
+after batch in order, so the profile is the one a single thread computes.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor, wait
 from fnmatch import fnmatchcase
 from itertools import chain, islice
 from typing import Any
@@ -30,12 +38,53 @@ from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
 from faucet_core.profile.values import update_from_values
 
-__all__ = ["ARROW_BATCH_ROWS", "RECORD_BATCH_ROWS", "Profiler", "profile"]
+__all__ = [
+    "ARROW_BATCH_ROWS",
+    "RECORD_BATCH_ROWS",
+    "THREADS_ENV",
+    "Profiler",
+    "default_threads",
+    "profile",
+]
 
 ARROW_BATCH_ROWS = 65_536
 """Columnar inputs are profiled this many rows at a time."""
 RECORD_BATCH_ROWS = 8_192
 """Record iterables are read this many records at a time (a generator is never materialized)."""
+THREADS_ENV = "FAUCET_PROFILE_THREADS"
+"""Environment variable: how many threads profile the columns of a batch (1: no threads)."""
+_MAX_DEFAULT_THREADS = 4
+_PARALLEL_MIN_ROWS = 8192
+"""Batches of fewer rows are profiled in the calling thread (handing a column to another
+thread costs more than profiling it)."""
+
+
+def default_threads() -> int:
+    """Threads that profile the columns of one batch: :data:`THREADS_ENV` when set, else one
+    plus the idle CPUs (those this process may run on, less the 1-minute load average,
+    rounded), at most 4.
+
+    Much of a column's work (Arrow kernels, numpy loops and sorts) runs without holding
+    Python's GIL, so on an idle core the columns of a batch profile side by side; on cores
+    that other work keeps busy a second thread only adds its overhead (measured in
+    ``benchmarks/results/profiling.md``)."""
+    text = os.environ.get(THREADS_ENV, "").strip()
+    if text:
+        try:
+            return max(1, int(text))
+        except ValueError:
+            raise ProfilingInputError(
+                f"{THREADS_ENV}={text!r} is not a whole number of threads (1 turns threads off)"
+            ) from None
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    try:
+        idle = round(cpus - os.getloadavg()[0])
+    except OSError:  # no load average: count every CPU as idle
+        idle = cpus
+    return max(1, min(cpus, 1 + idle, _MAX_DEFAULT_THREADS))
 
 
 class Profiler:
@@ -48,8 +97,13 @@ class Profiler:
     (2, 0.5)
     """
 
-    def __init__(self, config: ProfilingConfig | None = None) -> None:
+    def __init__(
+        self, config: ProfilingConfig | None = None, *, threads: int | None = None
+    ) -> None:
         self.config = config or ProfilingConfig()
+        self.threads = default_threads() if threads is None else max(1, threads)
+        """Threads profiling the columns of a large batch (1: only the calling thread)."""
+        self._cost: dict[str, float] = {}
         self.params = SketchParams(
             top_values=self.config.top_values,
             categorical_max_distinct=self.config.categorical_max_distinct,
@@ -124,6 +178,7 @@ class Profiler:
         """Profile ``rows`` rows given column by column, each an Arrow array or a list of
         Python values (a column Arrow cannot hold, such as a mixed-type object column)."""
         seen: set[str] = set()
+        work: list[tuple[ColumnState, Any, PolicyState | None]] = []
         for name, column in columns:
             if not isinstance(name, str):
                 raise ProfilingInputError(
@@ -132,14 +187,57 @@ class Profiler:
                 )
             name = unique_name(name, seen)
             state = self._column(name)
-            if state is None:
-                continue
-            if isinstance(column, pa.Array | pa.ChunkedArray):
-                update_from_arrow(state, column, self._policy(name))
-            else:
-                update_from_values(state, column, self._policy(name))
+            if state is not None:
+                work.append((state, column, self._policy(name)))
+        arrow = [w for w in work if isinstance(w[1], pa.Array | pa.ChunkedArray)]
+        if self.threads > 1 and rows >= _PARALLEL_MIN_ROWS and len(arrow) > 1:
+            self._update_parallel(work)
+        else:
+            for state, column, policy in work:
+                _update_column(state, column, policy)
         self._pad(rows, seen)
         self._rows += rows
+
+    def _update_parallel(self, work: list[tuple[ColumnState, Any, PolicyState | None]]) -> None:
+        """Profile the columns of one batch side by side: pool threads take the Arrow columns
+        one at a time, longest first (by their last batch), while this thread profiles the
+        lists of Python values (which hold the GIL), then takes Arrow columns too; wait for
+        all, then raise the error of the first column that failed, in column order."""
+        cost = self._cost
+        arrow = [i for i, w in enumerate(work) if isinstance(w[1], pa.Array | pa.ChunkedArray)]
+        arrow.sort(key=lambda i: -cost.get(work[i][0].name, 0.0))
+        queue = iter(arrow)
+        lock = threading.Lock()
+        errors: dict[int, BaseException] = {}
+
+        def drain() -> None:
+            while True:
+                with lock:
+                    i = next(queue, None)
+                if i is None:
+                    return
+                state, column, policy = work[i]
+                started = time.perf_counter()
+                try:
+                    update_from_arrow(state, column, policy)
+                except BaseException as exc:  # raised below, once every thread is done
+                    errors[i] = exc
+                cost[state.name] = time.perf_counter() - started
+
+        helpers = min(self.threads, len(arrow)) - 1
+        pool = _pool(self.threads - 1)
+        running = [pool.submit(drain) for _ in range(helpers)]
+        in_arrow = set(arrow)
+        for i, (state, column, policy) in enumerate(work):
+            if i not in in_arrow:
+                try:
+                    update_from_values(state, column, policy)
+                except BaseException as exc:
+                    errors[i] = exc
+        drain()
+        wait(running)
+        if errors:
+            raise errors[min(errors)]
 
     def add_records(self, records: list[Any]) -> None:
         """Profile one batch of dict records; a missing key is a null."""
@@ -184,7 +282,33 @@ class Profiler:
         )
 
 
-def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
+def _update_column(state: ColumnState, column: Any, policy: PolicyState | None) -> None:
+    if isinstance(column, pa.Array | pa.ChunkedArray):
+        update_from_arrow(state, column, policy)
+    else:
+        update_from_values(state, column, policy)
+
+
+_POOLS: tuple[int, dict[int, ThreadPoolExecutor]] = (os.getpid(), {})
+_POOL_LOCK = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per process and size, shared by every Profiler (a forked child, whose copy
+    of a pool has no threads, makes its own)."""
+    global _POOLS
+    with _POOL_LOCK:
+        if _POOLS[0] != os.getpid():
+            _POOLS = (os.getpid(), {})
+        pools = _POOLS[1]
+        if threads not in pools:
+            pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="faucet-profile")
+        return pools[threads]
+
+
+def profile(
+    data: Any, config: ProfilingConfig | None = None, *, threads: int | None = None
+) -> TableProfile:
     """Profile ``data`` per column.
 
     ``data`` may be a pandas or polars DataFrame, a pyarrow Table, RecordBatch or
@@ -193,12 +317,14 @@ def profile(data: Any, config: ProfilingConfig | None = None) -> TableProfile:
     profiled on its executors, partition by partition, and the partials merged here
     (:mod:`faucet_core.profile.spark`). A :class:`~faucet_core.profile.sql.SqlTable` is
     profiled by its database with aggregate queries (:mod:`faucet_core.profile.sql`).
+    ``threads``: how many threads profile the columns of a batch in process (default
+    :func:`default_threads`; the profile is the same whatever the number).
     """
     if is_spark_dataframe(data):
         return profile_spark(data, config)
     if is_sql_table(data):
         return profile_sql(data, config)
-    profiler = Profiler(config)
+    profiler = Profiler(config, threads=threads)
     profiler.add(data)
     return profiler.finish()
 

@@ -132,7 +132,7 @@ def partial_profiles(
     from faucet_core.profile.profiler import ARROW_BATCH_ROWS, Profiler
 
     try:
-        profiler = Profiler(config)
+        profiler = Profiler(config, threads=1)  # Spark runs a task per core already
         for batch in _rebatched(_named(batches, names), ARROW_BATCH_ROWS):
             profiler.add(batch)
         prof = profiler.finish()

@@ -133,9 +133,17 @@ class ColumnState:
         self.num_max = max(self.num_max, hi)
         if self._kll is None:
             self._kll = new_kll()
-        if not (values.flags.writeable and values.flags.c_contiguous):
-            values = np.array(values, dtype=np.float64)  # the sketch takes writable arrays only
-        self._kll.update(values)
+        # The batch in ascending order: the sketch sees the same values (its error bound
+        # holds whatever their order), its compactions then sort runs already in order
+        # (about half the update's cost), and numpy sorts without holding the GIL, which
+        # the update holds (columns profiled in threads overlap more). A batch already in
+        # order (an id, a time) is not sorted again.
+        if values.size > 1 and (values[1:] >= values[:-1]).all():  # in order already
+            if not (values.flags.writeable and values.flags.c_contiguous):
+                values = np.array(values)  # the sketch takes writable arrays only
+            self._kll.update(values)
+        else:
+            self._kll.update(np.sort(values))
 
     def add_nonfinite(self, count: int) -> None:
         self.nonfinite += count

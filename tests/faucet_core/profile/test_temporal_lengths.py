@@ -21,7 +21,9 @@ def _fractions(rng: np.random.Generator, n: int) -> np.ndarray:
 
 def test_summary_matches_the_digits_of_each_fraction() -> None:
     rng = np.random.default_rng(3)
-    for fractions in (_fractions(rng, 5_000), np.zeros(4, np.int64), np.array([10**8, 1])):
+    micro, milli = (_fractions(rng, 5_000) // unit * unit for unit in (10**3, 10**6))
+    cases = (_fractions(rng, 5_000), micro, milli, np.zeros(4, np.int64), np.array([10**8, 1]))
+    for fractions in cases:  # micro and milli: whole micro- or milliseconds, the shortcut
         texts = [f"{v:09d}".rstrip("0") for v in fractions.tolist()]
         lengths = [len(t) + 1 if t else 0 for t in texts]
         assert fraction_digits_summary(fractions) == (min(lengths), max(lengths), sum(lengths))
