@@ -222,7 +222,8 @@ def test_labels_that_name_the_runs_own_date_follow_the_calendar() -> None:
     last = days[-1]
     repeat = last.replace(month=last.month + 1)
     back = repeat.replace(day=max(d.day for d in days if d.day < last.day))
-    assert repeat.day == last.day and back > last
+    assert repeat.day == last.day
+    assert back > last
     for nxt in (repeat, back):
         found = detect_drift(
             _dated(nxt), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
