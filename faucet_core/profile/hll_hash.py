@@ -84,13 +84,7 @@ def _finish(h1: np.ndarray, h2: np.ndarray, lengths: np.ndarray | int) -> Coupon
     h2 ^= length
     h1 += h2
     h2 += h1
-    scratch = np.empty_like(h1)
-    _fmix_into(h1, scratch)
-    _fmix_into(h2, scratch)
-    h1 += h2
-    h2 += h1
-    h1 &= _ADDR_MASK
-    return Coupons(h1.astype(np.uint32), ranks(h2))
+    return _mix_out(h1, h2, np.empty_like(h1))
 
 
 def ranks(h2: np.ndarray) -> np.ndarray:
@@ -144,6 +138,11 @@ def _hash_words(words: np.ndarray) -> Coupons:
     h1 ^= _SEED_8  # the seed, then the length
     h1 += _SEED_8  # h1 += h2
     h2 = h1 + _SEED_8  # h2 += h1
+    return _mix_out(h1, h2, scratch)
+
+
+def _mix_out(h1: np.ndarray, h2: np.ndarray, scratch: np.ndarray) -> Coupons:
+    """MurmurHash3's last steps (both halves mixed, then added both ways), as coupons."""
     _fmix_into(h1, scratch)
     _fmix_into(h2, scratch)
     h1 += h2
