@@ -60,19 +60,10 @@ def inward_chance(
     if count <= 0:
         return None
     n = effective_draws(count, past)
-    pooled = new_kll()
-    for c in past:
-        if c.numeric is None or c.numeric.count <= 0:
-            continue  # a run with no numbers adds nothing to the pool
-        text = c.sketches.get("kll")
-        if not isinstance(text, str):
-            return None
-        try:
-            pooled.merge(load_kll(text, c.name))
-        except SketchError:
-            return None
-    if pooled.is_empty():
+    found = _pooled(past)
+    if found is None:
         return None
+    pooled, _ = found
     error = pooled.normalized_rank_error(False)
     # the near end of the sketch's rank error: the chance can only come out smaller, and
     # the error is uniform in rank, so only a light run clears (0.98 ** 900 is 1e-8)
@@ -144,25 +135,36 @@ def beyond_constant_chance(
     text = current.sketches.get("kll")
     if n <= 0 or not isinstance(text, str):
         return None
-    pooled = new_kll()
-    total = 0
     try:
         sketch = load_kll(text, current.name)
-        for c in past:
-            if c.numeric is None or c.numeric.count <= 0:
-                continue
-            other = c.sketches.get("kll")
-            if not isinstance(other, str):
-                return None
-            pooled.merge(load_kll(other, c.name))
-            total += c.numeric.count
     except SketchError:
         return None
-    if sketch.is_empty() or pooled.is_empty() or total <= 0:
+    found = _pooled(past)
+    if sketch.is_empty() or found is None:
         return None
+    pooled, total = found
     k = _beyond(sketch, value, n, high, +1.0)
     m = _beyond(pooled, value, total, high, -1.0)
     return _hypergeometric_tail(n + total, m + k, n, k)
+
+
+def _pooled(past: Sequence[ColumnProfile]) -> tuple[ds.kll_doubles_sketch, int] | None:
+    """The baseline's numbers in one merged KLL sketch, and how many there are; None when
+    a run's sketch is missing or unreadable, or no run held a number."""
+    pooled = new_kll()
+    total = 0
+    for c in past:
+        if c.numeric is None or c.numeric.count <= 0:
+            continue  # a run with no numbers adds nothing to the pool
+        text = c.sketches.get("kll")
+        if not isinstance(text, str):
+            return None
+        try:
+            pooled.merge(load_kll(text, c.name))
+        except SketchError:
+            return None
+        total += c.numeric.count
+    return None if pooled.is_empty() else (pooled, total)
 
 
 def _beyond(

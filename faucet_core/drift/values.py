@@ -96,8 +96,8 @@ def new_value_rate(past: Sequence[ValueList], cluster: float = 1.0) -> float:
     values new to it. The baseline's pooled records answer by Good-Turing: the values
     seen exactly once, plus one, over the records plus one. When new values arrive in
     clusters of records (``cluster`` > 1, see :func:`new_value_cluster`), the unit is a
-    value's appearance in a run: the values held by one baseline run only, plus one, over
-    the pooled records counted in clusters, plus one."""
+    cluster: the values seen in no more than one cluster's worth of records, plus one,
+    over the pooled records counted in clusters, plus one."""
     totals: Counter[ValueKey] = Counter()
     pooled = 0
     for lst in past:
@@ -137,9 +137,25 @@ def new_by_chance(share: float, records: int, past: Sequence[ValueList]) -> floa
     """The chance that a run of ``records`` records holds this ``share`` of values that
     no complete baseline list held: binomial at :func:`new_value_rate`, in clusters of
     :func:`new_value_cluster` records."""
-    cluster = new_value_cluster(past)
-    units = max(1.0, records / cluster)
-    return binomial_sf(share * units, units, new_value_rate(past, cluster))
+    return _NewValueLaw.of(past).chance(share, records)
+
+
+@dataclass(frozen=True)
+class _NewValueLaw:
+    """A column's rate of new values and the cluster of records they arrive in."""
+
+    cluster: float
+    rate: float
+
+    @classmethod
+    def of(cls, past: Sequence[ValueList]) -> _NewValueLaw:
+        cluster = new_value_cluster(past)
+        return cls(cluster, new_value_rate(past, cluster))
+
+    def chance(self, share: float, records: int) -> float:
+        """Binomial, in clusters: the chance of this ``share`` of ``records`` or more."""
+        units = max(1.0, records / self.cluster)
+        return binomial_sf(share * units, units, self.rate)
 
 
 @dataclass
@@ -187,18 +203,14 @@ def new_values(
     needed = new_share_needed(judge.min_share, past)
     edge = max((lst.cutoff for lst in past), default=0.0)
     complete = not any(lst.truncated for lst in past)
-    rate: float | None = None
-    cluster = 1.0
+    law: _NewValueLaw | None = None  # learned once per column, on its first candidate
     findings: list[DriftFinding] = []
     for key, share in current.shares.items():
         if key in seen or share < needed:
             continue
         if complete:
-            if rate is None:
-                cluster = new_value_cluster(past)
-                rate = new_value_rate(past, cluster)
-            records = max(1.0, current.rows / cluster)
-            if binomial_sf(share * records, records, rate) >= judge.alpha:
+            law = law or _NewValueLaw.of(past)
+            if law.chance(share, current.rows) >= judge.alpha:
                 judge.cleared["share_within_chance"] += 1
                 continue
         elif not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
