@@ -27,6 +27,11 @@ test's share of the budget is cleared (never raised):
   records did too), k counted from the run's own sketch
   (:func:`beyond_constant_chance`): one day of rain after 20 dry ones is chance, a
   column that moved as a whole (every record x100) is not.
+
+The same chance judges a mean, min or max that left a value the baseline's records
+almost always held (:func:`point_mass`: rain that fell on 2 of 20 days), while the
+records off that value are too few to tell their size: then how many records left the
+value is what can be judged, not how far.
 """
 
 from __future__ import annotations
@@ -46,7 +51,9 @@ __all__ = [
     "design_effect",
     "effective_draws",
     "inward_chance",
+    "off_value_score",
     "outward_chance",
+    "point_mass",
 ]
 
 
@@ -146,6 +153,61 @@ def beyond_constant_chance(
     k = _beyond(sketch, value, n, high, +1.0)
     m = _beyond(pooled, value, total, high, -1.0)
     return _hypergeometric_tail(n + total, m + k, n, k)
+
+
+def point_mass(past: Sequence[ColumnProfile]) -> tuple[float, float, int, int] | None:
+    """The value most of the baseline's pooled numbers hold, if one does: (the value, the
+    share of the pooled numbers at it, how many lie above it, how many below), read at
+    the pooled median from the merged KLL sketch; None without readable sketches. The
+    counts beyond are the sketch's estimates (exact below its k items)."""
+    found = _pooled(past)
+    if found is None:
+        return None
+    pooled, total = found
+    value = float(pooled.get_quantile(0.5))
+    below = float(pooled.get_rank(value, False))
+    at_or_below = float(pooled.get_rank(value, True))
+    return (
+        value,
+        at_or_below - below,
+        round((1.0 - at_or_below) * total),
+        round(below * total),
+    )
+
+
+def off_value_score(
+    past: Sequence[ColumnProfile], value: float, x: float, *, high: bool
+) -> float | None:
+    """How far ``x`` lies beyond the baseline's numbers off ``value`` on one side (above
+    it, ``high``), in standard deviations of their log distance from ``value``: the
+    size of a rainy day's rain against the rainy days' rain, on the ratio scale that
+    amounts keep. Read from the merged KLL sketch at evenly spaced ranks of that side
+    (at most 64); None without readable sketches or with fewer than two such numbers."""
+    found = _pooled(past)
+    if found is None or x == value:
+        return None
+    pooled, total = found
+    if high:
+        lo, hi = float(pooled.get_rank(value, True)), 1.0
+    else:
+        lo, hi = 0.0, float(pooled.get_rank(value, False))
+    count = round((hi - lo) * total)
+    if count < 2:
+        return None
+    points = min(count, 64)
+    ranks = [lo + (hi - lo) * (i + 0.5) / points for i in range(points)]
+    logs = [
+        math.log(abs(v - value))
+        for v in (float(q) for q in pooled.get_quantiles(ranks))
+        if v != value and math.isfinite(v)
+    ]
+    if len(logs) < 2:
+        return None
+    center, spread = statistics.fmean(logs), statistics.stdev(logs)
+    distance = math.log(abs(x - value))
+    if spread <= 0.0:
+        return 0.0 if distance <= center else math.inf
+    return (distance - center) / spread
 
 
 def _pooled(past: Sequence[ColumnProfile]) -> tuple[ds.kll_doubles_sketch, int] | None:

@@ -36,7 +36,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from faucet_core.drift.band import ARCSINE, LINEAR, LOG, Transform
+from faucet_core.drift.band import ARCSINE, LINEAR, LOG, Band, Transform
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.noise import (
     Sampling,
@@ -44,9 +44,10 @@ from faucet_core.drift.noise import (
     mean_sampling,
     null_rate_sampling,
 )
+from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["ROW_COUNT", "SERIES", "SeriesSpec", "column_spread", "transform_for"]
+__all__ = ["ROW_COUNT", "SERIES", "SeriesSpec", "SeriesTest", "column_spread", "transform_for"]
 
 NULL_RATE_FLOOR = 0.01
 ROW_COUNT_FLOOR = 0.2
@@ -191,3 +192,49 @@ def transform_for(spec: SeriesSpec, current: float, series: Sequence[float]) -> 
     if current > 0 and all(v > 0 for v in series):
         return LOG
     return LINEAR
+
+
+@dataclass(frozen=True)
+class SeriesTest:
+    """One statistic of one column, with its baseline series."""
+
+    column: str
+    profile: ColumnProfile
+    past: Sequence[ColumnProfile]
+    spec: SeriesSpec
+    value: float
+    series: list[float]
+    floor: Callable[[float], float]
+    step: float
+    factor: float = 1.0
+    """The statistic times ``factor`` is what the user sees (a count judged against the
+    run's volume); 1 for every other statistic."""
+    noise: float = 0.0
+    """A spread the statistic has by chance (see :func:`presence_noise`), on the judged
+    statistic's scale."""
+    calm: SeriesTest | None = None
+    """distinct of readings only: the same test with the count scaled to the run's
+    spread too, which can clear a drop (a calm day's temperatures)."""
+    today: int | None = None
+    """The current run's weekday, when the runs' times are known."""
+    days: tuple[int, ...] = ()
+    """The weekday of each run in ``past`` (empty without times)."""
+    sampling: Sampling | None = None
+    """The statistic's sampling variances, when it has a sampling law."""
+
+    @property
+    def read_mask(self) -> list[bool]:
+        """Which runs of ``past`` have a value in ``series``."""
+        return [self.spec.read(c) is not None for c in self.past]
+
+    def shown(self, band: Band) -> tuple[float, Band]:
+        """The statistic and its band as the user reads them (a count, not its ratio)."""
+        if self.factor == 1.0:
+            return self.value, band
+        return self.value * self.factor, band.times(self.factor)
+
+    def week(self, kept: Sequence[bool]) -> Weekdays | None:
+        """The weekdays of the baseline values kept (``kept`` aligned with ``past``)."""
+        if self.today is None:
+            return None
+        return Weekdays(self.today, tuple(d for d, k in zip(self.days, kept, strict=True) if k))
