@@ -212,7 +212,18 @@ def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult
         "before it (`corpusfaults.py`; columns chosen by rule, see `corpus.md`). Cell: right "
         "column % / right head metric % (the first finding on the column has a right "
         "metric); for row_loss_40 and empty_run: caught by a `row_count` finding (both "
-        "figures). n/a: the table has no such column.",
+        "figures). n/a: the table has no such column. A trial whose edit left the day's "
+        "table as it was (40 % of a one-row day's rows nulled or dropped, and none drawn) "
+        "injected no fault and is not counted: "
+        + (
+            "; ".join(
+                f"{r.name} " + ", ".join(f"{k} {v}" for k, v in sorted(r.unchanged.items()))
+                for r in results
+                if r.unchanged
+            )
+            or "none"
+        )
+        + ".",
         "",
         "Fault columns: "
         + "; ".join(

@@ -56,6 +56,9 @@ class RealResult:
     seconds: float = 0.0
     cleared: dict[str, int] = field(default_factory=dict)
     """faucet zscore, every judged day: rule name -> candidate findings it cleared."""
+    unchanged: dict[str, int] = field(default_factory=dict)
+    """fault -> trials whose edit left the day's table as it was (40 % nulls that drew no
+    row of a one-row day): no fault was injected, so they are not counted as trials."""
     lookalikes: dict[str, tuple[int, int]] = field(default_factory=dict)
     """fault -> (quiet days whose clean data look like it, quiet days): lookalikes.py."""
 
@@ -155,7 +158,11 @@ def _inject(
         for i in chosen:
             lo = max(0, i - ZSCORE.window)
             rng = np.random.default_rng([5, index, i])
-            edited = profile(fault.edit(tables[i], ctx, tables[lo:i], rng))
+            table = fault.edit(tables[i], ctx, tables[lo:i], rng)
+            if table.equals(tables[i]):
+                result.unchanged[fault.name] = result.unchanged.get(fault.name, 0) + 1
+                continue
+            edited = profile(table)
             for label in FAULT_DETECTORS:
                 found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
                 result.faults[label][fault.name].append((days[i][0], _found(found)))

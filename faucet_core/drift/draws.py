@@ -54,6 +54,7 @@ __all__ = [
     "off_value_score",
     "outward_chance",
     "point_mass",
+    "records_beyond",
 ]
 
 
@@ -153,6 +154,22 @@ def beyond_constant_chance(
     k = _beyond(sketch, value, n, high, +1.0)
     m = _beyond(pooled, value, total, high, -1.0)
     return _hypergeometric_tail(n + total, m + k, n, k)
+
+
+def records_beyond(current: ColumnProfile, value: float, *, high: bool) -> int | None:
+    """How many of the run's numbers lie above ``value`` (``high``; below it otherwise),
+    read from its KLL sketch at the far end of its rank error (exact below its k
+    items); None without a readable sketch."""
+    stats = current.numeric
+    n = stats.count if stats is not None else 0
+    text = current.sketches.get("kll")
+    if n <= 0 or not isinstance(text, str):
+        return None
+    try:
+        sketch = load_kll(text, current.name)
+    except SketchError:
+        return None
+    return None if sketch.is_empty() else _beyond(sketch, value, n, high, +1.0)
 
 
 def point_mass(past: Sequence[ColumnProfile]) -> tuple[float, float, int, int] | None:

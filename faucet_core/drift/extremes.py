@@ -19,6 +19,7 @@ from faucet_core.drift.draws import (
     off_value_score,
     outward_chance,
     point_mass,
+    records_beyond,
 )
 from faucet_core.drift.limits import budget_limit, tail_probability
 from faucet_core.drift.model import DriftMetric
@@ -152,11 +153,13 @@ def constant_left_by_chance(test: SeriesTest, band: Band, alpha: float, min_hist
     baseline's and the run's numbers exchangeable
     (:func:`~faucet_core.drift.draws.beyond_constant_chance`). The value is one every
     baseline number held (a past incident left out aside), or one that most of them held
-    while fewer than ``min_history`` lie beyond it on that side: too few to judge how far
-    a record may go, so only how many went is judged. One windy day after 20 calm ones,
-    in a table of one row a day, is chance (1 in 21), and so is a second rainy day after
-    one; a column that moved as a whole, or a run of many records of which many left the
-    value, is not."""
+    when fewer than ``min_history`` of the run's records left it (more, and their mean
+    is judged as any mean is). While fewer than ``min_history`` baseline records lie
+    beyond it on that side, how far a record may go cannot be judged, only how many
+    went; with more, the run's farthest record must also be within the reach of their
+    sizes. One windy day after 20 calm ones, in a table of one row a day, is chance (1
+    in 21), and so is a second rainy day after one; a column that moved as a whole, or a
+    run of many records of which many left the value, is not."""
     metrics = (DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX)
     if test.spec.metric not in metrics:
         return False
@@ -174,6 +177,9 @@ def constant_left_by_chance(test: SeriesTest, band: Band, alpha: float, min_hist
         beyond = above if high else below
         if share < 0.5 or test.value == value:
             return False
+        moved = records_beyond(test.profile, value, high=high)
+        if moved is None or moved >= min_history:
+            return False  # enough of the run's records left it for its mean to be judged
         if beyond >= min_history and not _off_value_in_reach(test, value, alpha, high):
             return False
     high = test.value > value

@@ -59,10 +59,12 @@ def series_message(
     tests: int,
     records: int | None = None,
     sampled: int | None = None,
+    one_draw: bool = False,
 ) -> str:
     """``band`` is on the statistic's scale; ``records`` the run's non-null records when
     the statistic was judged against the run's volume; ``sampled`` the records behind a
-    statistic judged with its sampling model."""
+    statistic judged with its sampling model; ``one_draw`` for a min or max of runs of
+    one number each, whose limit is not widened for an extreme's tail."""
     name = f"{column}.{metric.value}" if column else metric.value
     head = f"{name}: {statistic} {fmt_number(value, statistic)}"
     center = fmt_number(band.center, statistic)
@@ -91,7 +93,7 @@ def series_message(
         sensitivity=band.sensitivity,
         runs=band.runs,
         tests=tests,
-        extreme=statistic in EXTREME_STATISTICS,
+        extreme=statistic in EXTREME_STATISTICS and not one_draw,
         ratios=log,
         sampled=sampled,
         tail=band.tail,

@@ -221,6 +221,9 @@ class SeriesTest:
     """The weekday of each run in ``past`` (empty without times)."""
     sampling: Sampling | None = None
     """The statistic's sampling variances, when it has a sampling law."""
+    one_draw: bool = False
+    """A min or max of runs that each hold one number (a table of one row a day): the
+    extreme of one draw, judged at the normal limit, not at an extreme's longer one."""
 
     @property
     def read_mask(self) -> list[bool]:

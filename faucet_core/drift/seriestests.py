@@ -58,6 +58,7 @@ def _series_tests(
 ) -> list[SeriesTest]:
     tests: list[SeriesTest] = []
     spread = column_spread(past)
+    one_draw = _one_number_runs(column, past)
     for spec in SERIES:
         value = spec.read(column)
         if value is None:
@@ -82,9 +83,19 @@ def _series_tests(
                 step=spec.step,
                 sampling=None if spec.sampling is None else spec.sampling(column, past),
             )
+        if spec.extreme and one_draw:
+            test = replace(test, one_draw=True)
         if len(test.series) >= min_history:
             tests.append(test)
     return tests
+
+
+def _one_number_runs(column: ColumnProfile, past: Sequence[ColumnProfile]) -> bool:
+    """The run holds one number, and so does every baseline run that holds any."""
+    if column.numeric is None or column.numeric.count != 1:
+        return False
+    counts = [c.numeric.count for c in past if c.numeric is not None and c.numeric.count > 0]
+    return bool(counts) and all(n == 1 for n in counts)
 
 
 def _bind(spec: SeriesSpec, spread: float) -> Callable[[float], float]:
@@ -246,6 +257,7 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
         tests=tests,
         records=non_null(test.profile) if test.factor != 1.0 else None,
         sampled=_sample_size(test) if band.sampled else None,
+        one_draw=test.one_draw,
     )
     return DriftFinding(
         column=test.column,
@@ -286,7 +298,7 @@ def judge_test(
         method=config.method,
         sensitivity=config.effective_sensitivity,
         tests=tests,
-        extreme=test.spec.extreme,
+        extreme=test.spec.extreme and not test.one_draw,
         step=test.step,
         noise=test.noise,
         week=week,

@@ -122,3 +122,20 @@ def test_one_record_off_a_constant_one_row_column_is_never_a_finding(
     far above any test's share of a run's budget, however far it lies."""
     baseline = [_day(s, flag=constant) for s in range(20)]
     assert "flag" not in _columns(_day(99, flag=value), baseline)
+
+
+def test_a_one_row_tables_reading_divided_by_1000_is_a_finding_at_the_normal_limit() -> None:
+    """A run of one number is no extreme of many draws: its max is judged at the normal
+    limit on the ratio scale, where a reading /1000 is far out, and its message does not
+    widen the limit for an extreme's tail."""
+    rng = random.Random(11)
+    # weekday and weekend riders: a wide, two-level spread on the linear scale
+    riders = [rng.gauss(15.0 if d % 7 < 5 else 7.0, 0.6) for d in range(21)]
+    baseline = [profile([{"riders": r}]) for r in riders[:20]]
+    divided = profile([{"riders": riders[20] / 1000}])
+    findings = [f for f in detect_drift(divided, baseline, CONFIG) if f.column == "riders"]
+    assert findings, "a reading /1000 of a one-row table is a finding"
+    judged = [findings[0], *findings[0].evidence]
+    (top,) = [f for f in judged if f.metric.value == "max"]
+    assert "extreme's longer tail" not in top.message
+    assert top.threshold < 10.0
