@@ -17,6 +17,8 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
    the series judged;
 8. ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
    before move only with the mix, which the value tests judge;
+   ``lengths_follow_the_calendar``: string lengths of dates written as text, in an
+   unchanged format, move with the calendar;
 9. ``counts_follow_the_values``: the distinct count of a column whose every value is
    listed, in the run and the baseline, is what the value tests judge value by value;
 10. ``root_cause``: one finding per column, headed by its most specific cause.
@@ -48,6 +50,7 @@ from faucet_core.drift.tail import TailEvidence
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import (
     ValueList,
+    calendar_formats,
     is_calendar,
     is_churning,
     is_measurement,
@@ -223,6 +226,22 @@ def _lengths_follow_the_mix(d: Detection) -> None:
     _clear_metric(d, DriftMetric.STRING_LENGTH, settled, "lengths_follow_the_mix")
 
 
+def _lengths_follow_the_calendar(d: Detection) -> None:
+    """A column of dates or timestamps written as text, in the same formats in the run as
+    in the newest baseline run, changes its string lengths as the calendar does (10/9 is
+    one character shorter than 10/10; a timestamp drops its leading zero at 9:00): its
+    length findings are cleared, unless a value finding of the column keeps them as its
+    evidence. A change of format (ISO text that arrives as 3/10/2016) is still judged."""
+    dated = {
+        h.name
+        for h, now, before in d.value_candidates
+        if before
+        and is_calendar([now, before[-1]])
+        and calendar_formats(now) == calendar_formats(before[-1])
+    }
+    _clear_metric(d, DriftMetric.STRING_LENGTH, dated, "lengths_follow_the_calendar")
+
+
 def _counts_follow_the_values(d: Detection) -> None:
     """A column whose run and every baseline run list all of their values holds as many
     distinct values as its lists do, and the value tests judge each of those values (a
@@ -265,6 +284,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("value_tests", _value_tests),
     ("budget", _budget),
     ("lengths_follow_the_mix", _lengths_follow_the_mix),
+    ("lengths_follow_the_calendar", _lengths_follow_the_calendar),
     ("counts_follow_the_values", _counts_follow_the_values),
     ("root_cause", _root_cause),
 )

@@ -17,6 +17,8 @@ __all__ = [
     "EDGE_MARGIN",
     "ValueKey",
     "ValueList",
+    "calendar_format",
+    "calendar_formats",
     "churn_events",
     "is_calendar",
     "is_churning",
@@ -36,9 +38,23 @@ CHURN_MIN_EVENTS = 2
 """A column whose frequent values turn over (a new frequent value in at least this share
 of the baseline's runs, and at least this many times) is not a stable category."""
 
-_CALENDAR = re.compile(
-    r"^\d{4}-\d{2}(-\d{2})?([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$"
+_TIME = r"([T ]\d{1,2}(:\d{2}(:\d{2}(\.\d+)?)?)?(\s?[AaPp]\.?[Mm]\.?)?(Z|[+-]\d{2}(:?\d{2})?)?)?"
+_CALENDAR_FORMATS = (
+    ("iso", re.compile(r"^\d{4}-\d{2}(-\d{2})?" + _TIME + "$")),
+    ("year/month/day", re.compile(r"^\d{4}/\d{1,2}/\d{1,2}" + _TIME + "$")),
+    ("month/day/year", re.compile(r"^\d{1,2}/\d{1,2}/\d{2}(\d{2})?" + _TIME + "$")),
+    ("day.month.year", re.compile(r"^\d{1,2}\.\d{1,2}\.\d{2}(\d{2})?" + _TIME + "$")),
 )
+"""Date and timestamp text as files write it: ISO 8601, and the slashed and dotted forms
+of spreadsheets and exports (10/3/2016 0:00, 03.10.2016), each with an optional time."""
+
+
+def calendar_format(value: Any) -> str | None:
+    """The name of the date format ``value`` is written in (see
+    :data:`_CALENDAR_FORMATS`), or None for anything else."""
+    if not isinstance(value, str) or not value[:1].isdigit():
+        return None
+    return next((name for name, pattern in _CALENDAR_FORMATS if pattern.match(value)), None)
 
 
 @dataclass(frozen=True)
@@ -119,16 +135,20 @@ def value_lists(
 
 
 def is_calendar(lists: Sequence[ValueList]) -> bool:
-    """True when most of the values listed (by share) in these runs are ISO dates or
-    timestamps: a calendar column moves forward by design."""
+    """True when most of the values listed (by share) in these runs are dates or
+    timestamps (:func:`calendar_format`): a calendar column moves forward by design."""
     dated = total = 0.0
     for lst in lists:
         for top in lst.top:
             total += top.share
-            value = top.value
-            if isinstance(value, str) and value[:1].isdigit() and _CALENDAR.match(value):
+            if calendar_format(top.value) is not None:
                 dated += top.share
     return total > 0 and dated >= 0.5 * total
+
+
+def calendar_formats(lst: ValueList) -> frozenset[str]:
+    """The date formats a run's listed values are written in."""
+    return frozenset(f for f in (calendar_format(t.value) for t in lst.top) if f is not None)
 
 
 def new_share_needed(min_share: float, earlier: Sequence[ValueList]) -> float:
