@@ -214,16 +214,32 @@ def _budget(d: Detection) -> None:
 
 
 def _lengths_follow_the_mix(d: Detection) -> None:
-    """A column whose run lists all its values, each listed in the baseline before, can
-    change its string lengths only through its mix of values, which the value tests
-    judge: its length findings are cleared, unless a value finding of the column keeps
-    them as its evidence."""
+    """A column whose run lists all its values can change its string lengths only through
+    its mix of values, when the value tests judge that mix: every value was listed in the
+    baseline before, or the column is a stable category, whose new values the value tests
+    judged (a light day's one record of a rare category is as long as that category). Its
+    length findings are cleared, unless a value finding of the column keeps them as its
+    evidence."""
+    lengths = {f.column for f in d.findings if f.metric is DriftMetric.STRING_LENGTH}
+    min_share = d.config.new_value_min_share
     settled = {
         h.name
         for h, now, before in d.value_candidates
-        if not now.truncated and set(now.shares) <= {k for lst in before for k in lst.shares}
+        if h.name in lengths
+        and not now.truncated
+        and (
+            set(now.shares) <= {k for lst in before for k in lst.shares}
+            or _stable_category(now, before, min_share)
+        )
     }
     _clear_metric(d, DriftMetric.STRING_LENGTH, settled, "lengths_follow_the_mix")
+
+
+def _stable_category(now: ValueList, before: list[ValueList], min_share: float) -> bool:
+    """The value tests judge the column's values: no reading, no calendar, no churn."""
+    return bool(before) and not (
+        is_measurement(before) or is_calendar([now, before[-1]]) or is_churning(before, min_share)
+    )
 
 
 def _lengths_follow_the_calendar(d: Detection) -> None:

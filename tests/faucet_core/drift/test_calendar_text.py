@@ -80,3 +80,19 @@ def test_the_same_timestamps_in_another_format_are_still_judged() -> None:
         profiles[20], profiles[:20], CONFIG, current_time=times[20], baseline_times=times[:20]
     )
     assert "DateTime" in {f.column for f in detection.findings}
+
+
+def test_a_rare_category_on_a_one_record_day_is_as_long_as_that_category() -> None:
+    """A stable category's string lengths follow its mix even when the run's one value is
+    new to the window: the value tests judge that value (here: within chance), and its
+    length is that category's length (``lengths_follow_the_mix``)."""
+    rng = random.Random(5)
+    kinds = ["Healthcare Provider"] * 8 + ["Business Associate"] * 3 + ["Health Plan"]
+    baseline = [
+        profile([{"kind": rng.choice(kinds[:11]), "size": rng.lognormvariate(8, 1)}])
+        for _ in range(20)
+    ]
+    rare = profile([{"kind": "Health Plan", "size": 3000.0}])
+    detection = run_detection(rare, baseline, CONFIG)
+    assert "kind" not in {f.column for f in detection.findings}
+    assert detection.cleared["lengths_follow_the_mix"] >= 1
