@@ -238,6 +238,40 @@ def new_values(
     return findings
 
 
+FIXED_COUNT_MIN_RUNS = 5
+"""A value's count must have held in at least this many baseline runs to read as fixed."""
+
+
+def fixed_count(key: ValueKey, past: Sequence[ValueList], alpha: float) -> int | None:
+    """The count of records a value held in every baseline run, when it was the same in
+    each and sampling could hardly have kept it so: one row per city a day, one price per
+    market. Records drawn at the value's pooled share p would give every run of n
+    records exactly that count c with chance prod C(n, c) p^c (1 - p)^(n - c); below
+    ``alpha`` the count is fixed by the table's design (a panel's key), and a run without
+    the value has lost one of its members, whatever its share's sampling error says.
+    None otherwise."""
+    if len(past) < FIXED_COUNT_MIN_RUNS:
+        return None
+    counts = [round(lst.shares.get(key, 0.0) * lst.rows) for lst in past]
+    c = counts[0]
+    if c < 1 or any(n != c for n in counts):
+        return None
+    rows = [lst.rows for lst in past]
+    p = c * len(rows) / sum(rows)
+    if not 0.0 < p < 1.0:
+        return None
+    log_chance = 0.0
+    for n in rows:
+        log_chance += (
+            math.lgamma(n + 1)
+            - math.lgamma(c + 1)
+            - math.lgamma(n - c + 1)
+            + c * math.log(p)
+            + (n - c) * math.log1p(-p)
+        )
+    return c if log_chance < math.log(alpha) else None
+
+
 def vanished_values(
     name: str, current: ValueList, past: Sequence[ValueList], judge: ShareJudge
 ) -> list[DriftFinding]:
@@ -262,11 +296,13 @@ def vanished_values(
         if least < needed:
             continue
         now = current.cutoff if current.truncated else 0.0
-        if not current.truncated and (1.0 - least) ** current.rows >= judge.alpha:
+        if fixed_count(key, past, judge.alpha) is not None:
+            pass  # a panel's key: its count never varied, so chance explains no absence
+        elif not current.truncated and (1.0 - least) ** current.rows >= judge.alpha:
             # absent from a complete list: the exact chance of no record at that share
             judge.cleared["share_within_chance"] += 1
             continue
-        if not beyond_chance(least, now, current.rows, judge.volatility, judge.limit):
+        elif not beyond_chance(least, now, current.rows, judge.volatility, judge.limit):
             judge.cleared["share_within_chance"] += 1
             continue
         cutoff = current.cutoff if current.truncated else None

@@ -1,0 +1,66 @@
+"""A panel's keys (faucet_core.drift.values.fixed_count), on real profiles: one row per
+city a day is a count fixed by the table's design, so a city missing from a day's five
+rows is a finding however likely one in five records is to be absent by sampling; a
+category whose count varies keeps the sampling model."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift import detect_drift
+from faucet_core.drift.valuelist import value_list
+from faucet_core.drift.values import fixed_count
+
+CONFIG = ProfilingConfig()
+CITIES = ["Auckland", "Beijing", "Chicago", "Mumbai", "San Diego"]
+
+
+def _day(seed: int, cities: list[str]) -> TableProfile:
+    rng = random.Random(seed)
+    return profile([{"city": c, "high_temp": rng.gauss(20.0, 6.0)} for c in cities])
+
+
+def _lists(profiles: list[TableProfile]) -> list:
+    return [value_list(p.columns["city"], CONFIG.top_values) for p in profiles]
+
+
+def test_fixed_count_is_the_count_every_run_held_when_sampling_could_hardly_keep_it() -> None:
+    baseline = [_day(s, CITIES) for s in range(20)]
+    lists = _lists(baseline)
+    # one of five records 20 times in a row at p = 0.2: 0.4096 ** 20, about 1.8e-8
+    assert fixed_count("Beijing", lists, 1e-5) == 1
+    assert fixed_count("Beijing", lists, 1e-9) is None  # not below so strict an alpha
+    assert math.isclose(0.4096**20, 1.8e-8, rel_tol=0.05)
+    # five runs are too few to call a count fixed
+    assert fixed_count("Beijing", lists[:4], 1e-5) is None
+
+
+def test_a_city_missing_from_a_panel_day_is_a_finding() -> None:
+    baseline = [_day(s, CITIES) for s in range(20)]
+    folded = _day(99, ["Auckland", "Auckland", "Chicago", "Mumbai", "San Diego"])
+    findings = [f for f in detect_drift(folded, baseline, CONFIG) if f.column == "city"]
+    assert findings
+    judged = [findings[0], *findings[0].evidence]
+    assert any(f.metric.value == "vanished_value" for f in judged)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_category_whose_count_varies_keeps_the_sampling_model(seed: int) -> None:
+    rng = random.Random(seed)
+    # "b" in every run, once or twice of five records: a share that samples, not a key
+    baseline = [
+        _day(s, ["b"] * (1 + s % 2) + [rng.choice("ac") for _ in range(4 - s % 2)])
+        for s in range(20)
+    ]
+    lists = _lists(baseline)
+    assert all("b" in lst.shares for lst in lists)
+    assert fixed_count("b", lists, 1e-5) is None
+    # "b" absent from a day of five records: within chance
+    day = _day(99, ["a", "a", "c", "a", "c"])
+    assert "vanished_value" not in {
+        f.metric.value for f in detect_drift(day, baseline, CONFIG) if f.column == "city"
+    }
