@@ -244,7 +244,14 @@ def test_a_holiday_does_not_poison_the_following_days() -> None:
 # -- small runs -----------------------------------------------------------------------------
 def test_a_value_missing_from_a_small_run_by_chance_has_not_vanished() -> None:
     shares = {"clear": 0.125, "cloudy": 0.5, "rain": 0.375}
-    small = [category(shares, name="weather", rows=24) for _ in range(20)]
+    # clear for 2 to 4 of a day's 24 hours: a share that samples (the same count every day
+    # would be a panel's key, test_panel.py)
+    small = [
+        category(
+            {"clear": c / 24, "cloudy": (12 + 3 - c) / 24, "rain": 0.375}, name="weather", rows=24
+        )
+        for c in (2, 3, 4) * 6 + (3, 3)
+    ]
     gone = {"cloudy": 0.625, "rain": 0.375}
     assert _detect(category(gone, name="weather", rows=24), small) == []
     large = [category(shares, name="weather", rows=10_000) for _ in range(20)]
