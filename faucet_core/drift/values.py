@@ -249,8 +249,9 @@ def fixed_count(key: ValueKey, past: Sequence[ValueList], alpha: float) -> int |
     records exactly that count c with chance prod C(n, c) p^c (1 - p)^(n - c); below
     ``alpha`` the count is fixed by the table's design (a panel's key), and a run without
     the value has lost one of its members, whatever its share's sampling error says.
-    None otherwise."""
-    if len(past) < FIXED_COUNT_MIN_RUNS:
+    Only text values are keys: a number held for days (a price, a reading) is a
+    measurement that may change, not a member that may go missing. None otherwise."""
+    if not isinstance(key, str) or len(past) < FIXED_COUNT_MIN_RUNS:
         return None
     counts = [round(lst.shares.get(key, 0.0) * lst.rows) for lst in past]
     c = counts[0]

@@ -64,3 +64,25 @@ def test_a_category_whose_count_varies_keeps_the_sampling_model(seed: int) -> No
     assert "vanished_value" not in {
         f.metric.value for f in detect_drift(day, baseline, CONFIG) if f.column == "city"
     }
+
+
+def test_a_number_held_for_days_is_no_panel_key() -> None:
+    """A premium that each of four markets quotes unchanged for 20 days is a measurement:
+    when one market's moves, the old figure is not reported as a vanished member."""
+    quotes = {"us": 200, "eu": 150, "jp": 180, "cn": 90}
+    baseline = [
+        profile([{"market": m, "premium": q} for m, q in quotes.items()]) for _ in range(20)
+    ]
+    lists = [value_list(p.columns["premium"], CONFIG.top_values) for p in baseline]
+    assert fixed_count((int, 200), lists, 1e-5) is None
+    assert fixed_count("us", [value_list(p.columns["market"], 10) for p in baseline], 1e-5) == 1
+    moved = profile(
+        [{"market": m, "premium": q + (5 if m == "us" else 0)} for m, q in quotes.items()]
+    )
+    judged = {
+        e.metric.value
+        for f in detect_drift(moved, baseline, CONFIG)
+        if f.column == "premium"
+        for e in (f, *f.evidence)
+    }
+    assert "vanished_value" not in judged
