@@ -61,5 +61,8 @@ def test_the_gate_passes_on_the_contracted_model(
     location = recorded.folder / "faucet_dbt_example" / "definitions.py"
     args = ["plan", "--impact", "-f", str(location), "--select", "marts/dim_customers"]
     code = main([*args, "--json", "--fail-on", "additive"])
-    impact = json.loads(capsys.readouterr().out)["impact"]
+    captured = capsys.readouterr()
+    # an error prints nothing on stdout: show what the command said instead
+    assert captured.out, f"faucet plan exited {code}: {captured.err}"
+    impact = json.loads(captured.out)["impact"]
     assert (code, impact["severity"], impact["schema_delta"]) == (0, "none", [])
