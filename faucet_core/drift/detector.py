@@ -237,9 +237,18 @@ def _lengths_follow_the_mix(d: Detection) -> None:
 
 def _stable_category(now: ValueList, before: list[ValueList], min_share: float) -> bool:
     """The value tests judge the column's values: no reading, no calendar, no churn."""
-    return bool(before) and not (
-        is_measurement(before) or is_calendar([now, before[-1]]) or is_churning(before, min_share)
+    return bool(before) and _not_a_category(now, before, min_share) is None
+
+
+def _not_a_category(now: ValueList, before: list[ValueList], min_share: float) -> str | None:
+    """The name of the first rule that says the column is no stable category, in order,
+    or None: only stable categories' values are judged."""
+    rules: tuple[tuple[str, Callable[[], bool]], ...] = (
+        ("readings_are_not_categories", lambda: is_measurement(before)),
+        ("calendar_values", lambda: is_calendar([now, before[-1]])),
+        ("churning_values", lambda: is_churning(before, min_share)),
     )
+    return next((rule for rule, applies in rules if applies()), None)
 
 
 def _lengths_follow_the_calendar(d: Detection) -> None:
@@ -412,13 +421,8 @@ def _value_findings(
     if not findings:
         return []
     # Only stable categories are judged (checked last: most runs have nothing to drop).
-    rules: tuple[tuple[str, Callable[[], bool]], ...] = (
-        ("readings_are_not_categories", lambda: is_measurement(before)),
-        ("calendar_values", lambda: is_calendar([now, before[-1]])),
-        ("churning_values", lambda: is_churning(before, min_share)),
-    )
-    for rule, applies in rules:
-        if applies():
-            cleared[rule] += len(findings)
-            return []
+    rule = _not_a_category(now, before, min_share)
+    if rule is not None:
+        cleared[rule] += len(findings)
+        return []
     return findings

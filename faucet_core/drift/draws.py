@@ -138,20 +138,13 @@ def beyond_constant_chance(
     hypergeometric law, C(n, k) / C(N + n, k) when none did. The counts are read from the
     sketches at the far ends of their rank errors (more of the run's records beyond,
     fewer of the baseline's: a smaller chance); None without readable sketches."""
-    stats = current.numeric
-    n = stats.count if stats is not None else 0
-    text = current.sketches.get("kll")
-    if n <= 0 or not isinstance(text, str):
+    k = records_beyond(current, value, high=high)
+    found = None if k is None else _pooled(past)
+    if k is None or found is None:
         return None
-    try:
-        sketch = load_kll(text, current.name)
-    except SketchError:
-        return None
-    found = _pooled(past)
-    if sketch.is_empty() or found is None:
-        return None
+    assert current.numeric is not None  # records_beyond read its count
+    n = current.numeric.count
     pooled, total = found
-    k = _beyond(sketch, value, n, high, +1.0)
     m = _beyond(pooled, value, total, high, -1.0)
     return _hypergeometric_tail(n + total, m + k, n, k)
 
