@@ -6,6 +6,8 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +70,27 @@ class CodeLocation:
         return found
 
 
+@contextmanager
+def _working_directory_first(cwd: str) -> Iterator[None]:
+    """``cwd`` at ``sys.path[0]`` while Dagster imports the location.
+
+    Dagster's loaders drop ``sys.path[0]`` for the import (in a CLI it is the console
+    script's folder) and put the working directory first. In process (``main()`` called from
+    Python: a test, a CI script, a server worker), ``sys.path[0]`` is an entry the caller
+    imports from, and the location's own package may be importable through it alone: with
+    ``cwd`` there, the entry Dagster drops is ``cwd``, which it adds back itself. The copy
+    put here goes afterwards (``cwd`` stays where it was on ``sys.path``)."""
+    added = not sys.path or sys.path[0] != cwd
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        yield
+    finally:
+        # Dagster restores the sys.path it found (with this copy first)
+        if added and sys.path and sys.path[0] == cwd and cwd in sys.path[1:]:
+            del sys.path[0]
+
+
 def load_code_location(
     module: str | None = None,
     file: str | None = None,
@@ -93,12 +116,14 @@ def load_code_location(
         sys.path.insert(0, cwd)
     try:
         if module:
-            targets = loadable_targets_from_python_module(module, working_directory=cwd)
+            with _working_directory_first(cwd):
+                targets = loadable_targets_from_python_module(module, working_directory=cwd)
         else:
             assert file is not None
             if not os.path.isfile(file):
                 raise CodeLocationError(f"-f {file!r}: no such file")
-            targets = loadable_targets_from_python_file(file, working_directory=cwd)
+            with _working_directory_first(cwd):
+                targets = loadable_targets_from_python_file(file, working_directory=cwd)
     except FaucetError:
         raise
     except Exception as exc:

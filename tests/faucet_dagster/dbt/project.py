@@ -84,7 +84,13 @@ class BuiltProject:
                 c for c in job.asset_layer.asset_graph.asset_check_keys if c.asset_key in selected
             }
             job = job.get_subset(asset_selection=selected, asset_check_selection=checks)
-        return job.execute_in_process(instance=self.instance, raise_on_error=False)
+        cwd = os.getcwd()
+        try:
+            return job.execute_in_process(instance=self.instance, raise_on_error=False)
+        finally:
+            # dagster-dbt's column-metadata threads each pushd the project folder: racing,
+            # they can leave the process there (the tests after would run in it at random)
+            os.chdir(cwd)
 
     def record_lineage(self) -> str:
         """One tick of the example's lineage sensor: the runs' materializations into the
