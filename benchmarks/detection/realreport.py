@@ -123,6 +123,7 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"({sum(r[5] for r in rows)}/{sum(r[6] for r in rows)}) |"
             )
     lines += _fault_section(results, by_half)
+    lines += _ceiling_section(results, by_half)
     lines += _lookalike_section(results)
     lines += _heads(by_half["tune"])
     lines += [
@@ -277,6 +278,65 @@ def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult
                 + f" | {_pct(cols[1], cols[0])} / {_pct(cols[2], cols[0])} ({cols[0]}) "
                 + f"| {_pct(rows[1], rows[0])} ({rows[0]}) |"
             )
+    return lines
+
+
+def _ceiling_section(results: list[RealResult], by_half: dict[str, list[RealResult]]) -> list[str]:
+    """faucet zscore's right column beside a watcher's catch (ceiling.py), per fault."""
+    names = [f.name for f in CORPUS_FAULTS]
+    label = "faucet zscore"
+    lines = [
+        "",
+        "#### What a watcher told where to look catches (`ceiling.py`)",
+        "",
+        "The watcher is given the fault's column, the one statistic it moves and its "
+        "direction, and a threshold at the 99th percentile of that score over the table's "
+        "own quiet judged days (1 alarm per 100 quiet days, the whole budget on one test). "
+        "A trial it misses is one that 1 % or more of the table's quiet days already match "
+        "on that statistic. A reference, not a bound: faucet catches more where its "
+        "sampling model or another statistic knows more than the watcher's one score. "
+        "Cell: faucet zscore's right column / the watcher's catch, in trials, over the "
+        "trials of the table above.",
+        "",
+        "| table | half | " + " | ".join(names) + " |",
+        "|---|---|" + "---:|" * len(names),
+    ]
+    for res in results:
+        cells = []
+        for fault in CORPUS_FAULTS:
+            n, col, _ = _fault_counts(res, label, fault)
+            seen = res.ceiling.get(fault.name, (0, 0))[0]
+            cells.append(f"{col} / {seen} of {n}" if n else "n/a")
+        lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Per half (trials pooled): faucet zscore's right column % / the watcher's %",
+        "",
+        "| half | " + " | ".join(names) + " | all column faults | row faults |",
+        "|---|" + "---:|" * (len(names) + 2),
+    ]
+    for half, members in by_half.items():
+        cells = []
+        cols = [0, 0, 0]
+        rows = [0, 0, 0]
+        for fault in CORPUS_FAULTS:
+            n = col = seen = 0
+            for r in members:
+                t, c, _ = _fault_counts(r, label, fault)
+                n += t
+                col += c
+                seen += r.ceiling.get(fault.name, (0, 0))[0]
+            cells.append(f"{_pct(col, n)} / {_pct(seen, n)}")
+            into = rows if fault.target == "table" else cols
+            into[0] += n
+            into[1] += col
+            into[2] += seen
+        lines.append(
+            f"| {half} | "
+            + " | ".join(cells)
+            + f" | {_pct(cols[1], cols[0])} / {_pct(cols[2], cols[0])} "
+            + f"| {_pct(rows[1], rows[0])} / {_pct(rows[2], rows[0])} |"
+        )
     return lines
 
 

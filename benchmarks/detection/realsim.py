@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+from ceiling import day_stats, fault_score, thresholds
 from corpus import CORPUS, load
 from corpusfaults import CORPUS_FAULTS, fault_context
 from literal import literal_detect
@@ -59,6 +60,9 @@ class RealResult:
     unchanged: dict[str, int] = field(default_factory=dict)
     """fault -> trials whose edit left the day's table as it was (40 % nulls that drew no
     row of a one-row day): no fault was injected, so they are not counted as trials."""
+    ceiling: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """fault -> (trials a watcher told the column, statistic and direction caught at 1
+    alarm per 100 quiet days, trials): ceiling.py."""
     lookalikes: dict[str, tuple[int, int]] = field(default_factory=dict)
     """fault -> (quiet days whose clean data look like it, quiet days): lookalikes.py."""
 
@@ -149,6 +153,9 @@ def _inject(
     ctx = fault_context(tables, result.date_columns)
     result.fault_columns = {"numeric": ctx.numeric, "categorical": ctx.categorical}
     chosen = fault_days([d for d, _ in days], result.events)
+    stats = [day_stats(d, t, ctx.numeric, ctx.categorical) for d, t in days]
+    quiet = [i for i in range(ZSCORE.min_history, len(days)) if days[i][0] not in result.events]
+    limits = thresholds(stats, quiet, window=ZSCORE.window)
     configs = {"faucet zscore": ZSCORE, "faucet iqr": IQR}
     for label in FAULT_DETECTORS:
         result.faults[label] = {f.name: [] for f in CORPUS_FAULTS}
@@ -163,6 +170,13 @@ def _inject(
                 result.unchanged[fault.name] = result.unchanged.get(fault.name, 0) + 1
                 continue
             edited = profile(table)
+            score = fault_score(
+                fault.name, day_stats(days[i][0], table, ctx.numeric, ctx.categorical), stats[lo:i]
+            )
+            seen, trials = result.ceiling.get(fault.name, (0, 0))
+            limit = limits.get(fault.name)
+            caught = score is not None and limit is not None and score > limit
+            result.ceiling[fault.name] = (seen + caught, trials + 1)
             for label in FAULT_DETECTORS:
                 found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
                 result.faults[label][fault.name].append((days[i][0], _found(found)))
