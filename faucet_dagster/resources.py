@@ -59,6 +59,7 @@ class FaucetResource(dg.ConfigurableResource):
         "catalog after every run that touches a listed dataset; see docs/catalog.md",
     )
     _store: ProfileStore | None = PrivateAttr(default=None)
+    _url: str | None = PrivateAttr(default=None)
 
     @field_validator("store_url", mode="before")
     @classmethod
@@ -83,7 +84,21 @@ class FaucetResource(dg.ConfigurableResource):
         return load_catalog_config(self.catalog)
 
     def resolved_url(self) -> str:
-        return self.store_url or default_store_url()
+        """``store_url``, else the default (``FAUCET_STORE_URL``, the nearest
+        ``faucet.toml``, the default SQLite file), as it stood when the run's resources
+        were set up."""
+        if self.store_url:
+            return self.store_url
+        return self._url or default_store_url()
+
+    def setup_for_execution(self, context: Any) -> None:
+        """Pin the default store when the run starts. The default reads the working
+        directory (the nearest ``faucet.toml``, ``./.faucet/faucet.db``), and a step may
+        move it in process: dagster-dbt's column-metadata threads each ``pushd`` the dbt
+        project and can leave the process there, so a check after a dbt asset would open
+        another store and find no baseline."""
+        if not self.store_url:
+            self._url = default_store_url()
 
     def get_store(self) -> ProfileStore:
         """The store (opened and migrated on first use, then reused)."""
@@ -95,3 +110,4 @@ class FaucetResource(dg.ConfigurableResource):
         if self._store is not None:
             self._store.close()
             self._store = None
+        self._url = None

@@ -9,14 +9,16 @@ import sys
 from pathlib import Path
 
 import dagster as dg
+import pandas as pd
 import pytest
 from pydantic import ValidationError
 
 from faucet_core.errors import StoreError
 from faucet_core.store import ProfileStore, redact
 from faucet_dagster import FaucetResource, build_profile_checks
+from faucet_dagster.assets import baseline_key_of
 from faucet_dagster.cli import main
-from tests.faucet_dagster.helpers import orders
+from tests.faucet_dagster.helpers import orders, orders_frame
 
 SECRET = "s3cret-Pa55"
 SUPPORTED = (
@@ -158,3 +160,38 @@ def test_store_repr_and_url_hide_the_password(postgres_url: str) -> None:
         assert SECRET not in repr(store)
         assert SECRET not in store.url
         assert "postgres:***@" in store.url
+
+
+def test_a_step_that_moves_the_working_directory_leaves_the_default_store_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's default store is the one of the folder the run started in, even when a step
+    before the check moves the process elsewhere (dagster-dbt's threads can leave it in the
+    dbt project): the second run's check finds the first run's profile as its baseline."""
+    project = tmp_path / "project"
+    elsewhere = tmp_path / "dbt_project"
+    project.mkdir()
+    elsewhere.mkdir()
+    store_file = tmp_path / "project.db"
+    (project / "faucet.toml").write_text(f'store_url = "sqlite:///{store_file}"\n')
+    for var in ("FAUCET_STORE_URL", "FAUCET_HOME", "DAGSTER_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(project)
+
+    @dg.asset
+    def moved() -> pd.DataFrame:
+        os.chdir(elsewhere)  # what a leftover pushd does to the process
+        return orders_frame(1)
+
+    checks = build_profile_checks([moved])
+    with dg.instance_for_test() as instance:
+        for _ in range(2):
+            os.chdir(project)
+            result = dg.materialize(
+                [moved, *checks], instance=instance, resources={"faucet": FaucetResource()}
+            )
+            assert result.success
+            assert Path.cwd() == elsewhere
+    with ProfileStore(f"sqlite:///{store_file}") as store:
+        assert len(store.history(baseline_key_of(dg.AssetKey("moved")))) == 2
+    assert not (elsewhere / ".faucet").exists()
