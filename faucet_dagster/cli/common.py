@@ -25,6 +25,13 @@ def add_location_args(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("-f", "--python-file", dest="file", help="Dagster code location file")
     parser.add_argument(
+        "-d",
+        "--working-directory",
+        dest="working_directory",
+        help="folder to import the code location from, as the dagster CLI's -d (default: "
+        "the working directory)",
+    )
+    parser.add_argument(
         "--store",
         help="store URL (default: the location's FaucetResource, else $FAUCET_STORE_URL, "
         "else the embedded SQLite file)",
@@ -35,19 +42,33 @@ def location_of(args: argparse.Namespace, *, needed_by: str | None = None) -> Co
     """The location ``-m`` / ``-f`` give, else the one the working directory's project
     files name, else None; ``needed_by`` (a command) makes None an error saying how to
     give one."""
+    folder = _working_directory(getattr(args, "working_directory", None))
     if getattr(args, "module", None) or getattr(args, "file", None):
-        return load_code_location(args.module, args.file)
-    found = discover_location()
+        return load_code_location(args.module, args.file, working_directory=folder)
+    found = discover_location(folder)
     if found is not None:
         return load_code_location(
             found.module,
             found.file,
-            working_directory=found.working_directory,
+            working_directory=found.working_directory or folder,
             source=found.source,
         )
     if needed_by:
         raise ConfigError(f"{needed_by} needs a code location: {FOUND_NOWHERE}")
     return None
+
+
+def _working_directory(folder: str | None) -> str | None:
+    """``-d``, checked and made absolute (None: the working directory)."""
+    if folder is None:
+        return None
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise ConfigError(
+            f"-d {folder!r}: no such folder; give the folder your code location's package "
+            "is imported from (the project folder)"
+        )
+    return str(path.resolve())
 
 
 def open_store(args: argparse.Namespace, location: CodeLocation | None) -> ProfileStore:

@@ -120,3 +120,40 @@ def test_a_workspace_of_several_locations_is_refused(tmp_path: Path) -> None:
         f"Error: {tmp_path / 'workspace.yaml'} lists 2 code locations; faucet works on one: "
         "pass -m MODULE or -f FILE\n"
     )
+
+
+SHOP = {"shop/__init__.py": "", "shop/helpers.py": "NAME = 'orders'\n", "shop/defs.py": DEFS}
+
+
+def test_d_names_the_folder_a_module_is_imported_from(tmp_path: Path) -> None:
+    """As the dagster CLI's -d: the project folder goes on sys.path, whatever folder the
+    command runs in."""
+    project = _project(tmp_path / "project", SHOP)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    without = _run(elsewhere, "faucet", "catalog", "sync", "-m", "shop.defs")
+    assert (without.returncode, without.stdout) == (1, "")
+    assert "No module named 'shop'" in without.stderr
+    synced = _run(elsewhere, "faucet", "catalog", "sync", "-m", "shop.defs", "-d", str(project))
+    assert (synced.returncode, synced.stderr) == (0, "")
+    assert synced.stdout.startswith("synced 2 asset(s) from shop.defs into ")
+
+
+def test_d_finds_the_project_files_of_that_folder(tmp_path: Path) -> None:
+    project = _project(tmp_path / "project", PROJECTS["tool.dagster"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    synced = _run(elsewhere, "faucet", "catalog", "sync", "--json", "-d", str(project))
+    assert (synced.returncode, synced.stderr) == (0, "")
+    assert '"assets": 2' in synced.stdout
+
+
+def test_a_d_that_is_no_folder_says_so(tmp_path: Path) -> None:
+    done = _run(
+        tmp_path, "faucet", "plan", "--impact", "--select", "orders", "-m", "shop.defs", "-d", "x"
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "Error: -d 'x': no such folder; give the folder your code location's package "
+        "is imported from (the project folder)\n"
+    )
