@@ -53,8 +53,8 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   probability, max and len_max as ratios; an extreme that moves by less than a tenth of
   the column's standard deviation, or stays within the range the baseline's runs
   spanned, is never reported, nor a min that rose but stays below the column's median,
-  nor a numeric max that fell but stays above the column's p95 (a thinner tail), nor a
-  longest text that a lighter run missed by chance; an extreme is also read as the
+  nor a numeric max that fell but stays above the column's p95 (a thinner tail); an
+  extreme (a longest text too) is also read as the
   extreme of the run's own n draws from the baseline's pooled values
   (:mod:`~faucet_core.drift.draws`): a max that fell (a min that rose) as far as n
   draws stay with a chance above the test's share of the budget, and one past a

@@ -21,7 +21,7 @@ from faucet_core.drift.draws import (
     point_mass,
     records_beyond,
 )
-from faucet_core.drift.limits import budget_limit, tail_probability
+from faucet_core.drift.limits import budget_limit
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.series import SeriesTest
 from faucet_core.drift.stats import normal_quantile
@@ -30,40 +30,12 @@ from faucet_core.profile.model import NumericStats
 
 __all__ = [
     "constant_left_by_chance",
-    "fewer_draws",
     "inside_seen_range",
     "inward_by_chance",
     "outward_by_chance",
     "rare_long_value",
     "tail_thinned",
 ]
-
-
-def fewer_draws(test: SeriesTest, band: Band, config: ProfilingConfig, tests: int) -> bool:
-    """A text column's longest value that fell on a light run by chance: a run of n
-    records reaches the length the baseline's runs reached less often than they did.
-    With f of the k baseline runs as short, the chance u that a run of the baseline's
-    mean size m stays as short has the posterior Beta(1 + f, 1 + k - f), and a run of n
-    records stays as short with u ** (n / m); its expectation is the probability of what
-    was seen, compared with the test's share of the budget. Only on a run lighter than
-    the baseline's mean, and only above the column's median mean length: text keeps no
-    quantiles to tell a thin tail from a cut, so at full volume, or into the body of the
-    lengths, a shorter longest value is judged (numbers have their p95 and p50:
-    :func:`_tail_thinned`)."""
-    if test.spec.statistic != "len_max" or not test.value < band.center:
-        return False
-    strings = [c.string for c in test.past if c.string is not None]
-    if not strings or not test.value > statistics.median(s.len_mean for s in strings):
-        return False
-    mean = math.fsum(s.count for s in strings) / len(strings)
-    now = test.profile.string.count if test.profile.string is not None else 0
-    if mean <= 0.0 or not 0 < now < mean:
-        return False
-    seen = sum(1 for v in test.series if v <= test.value)
-    a, b, r = 1.0 + seen, 1.0 + len(test.series) - seen, now / mean
-    log_chance = math.lgamma(a + r) + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(a + b + r)
-    alpha = tail_probability(config.method, config.effective_sensitivity) / tests
-    return math.exp(log_chance) > alpha
 
 
 def rare_long_value(test: SeriesTest, band: Band, config: ProfilingConfig, tests: int) -> bool:

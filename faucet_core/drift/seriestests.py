@@ -13,7 +13,6 @@ from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
 from faucet_core.drift.extremes import (
     constant_left_by_chance,
-    fewer_draws,
     inside_seen_range,
     inward_by_chance,
     outward_by_chance,
@@ -208,8 +207,6 @@ def _clearing_rule(
             return "extreme_seen_before"
         if tail_thinned(test, band):
             return "thinner_tail"
-        if fewer_draws(test, band, config, n):
-            return "longest_text_of_fewer_draws"
         if rare_long_value(test, band, config, n):
             return "rare_value_length"
         if inward_by_chance(test, band, alpha):

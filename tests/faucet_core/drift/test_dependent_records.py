@@ -270,3 +270,47 @@ def test_a_table_of_one_row_a_day_judges_its_measurements_by_their_level() -> No
         baseline_times=times,
     )
     assert {f.column for f in scaled} == {"tmax"}
+
+
+def _remarks(seed: int, rows: int, *, cut: int | None = None) -> TableProfile:
+    """Free-text remarks: mostly short, some long (a 10 % tail of 40-60 characters);
+    ``cut`` truncates every remark to that many characters (a broken export)."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz "
+    texts = [
+        "".join(
+            rng.choices(
+                letters, k=rng.randint(40, 60) if rng.random() < 0.1 else rng.randint(5, 15)
+            )
+        )
+        for _ in range(rows)
+    ]
+    if cut is not None:
+        texts = [t[:cut] for t in texts]
+    return profile([{"remark": t} for t in texts])
+
+
+def _light_days() -> list[TableProfile]:
+    """20 days of 8 to 30 records: most draw a long remark, a few do not."""
+    rng = random.Random(3)
+    return [_remarks(s, rng.randint(8, 30)) for s in range(20)]
+
+
+def test_a_light_run_that_drew_no_long_remark_keeps_len_max_quiet() -> None:
+    """Eight records of a column whose long remarks are 10 %: no long one is drawn on 43 %
+    of such runs, and its lower longest text is the run's few draws, not a finding."""
+    baseline = _light_days()
+    longest = [p.columns["remark"].string.len_max for p in baseline]  # type: ignore[union-attr]
+    assert sum(n > 15 for n in longest) >= 12  # most light days draw a long remark
+    light = next(
+        p
+        for s in range(100, 200)
+        if (p := _remarks(s, 8)).columns["remark"].string.len_max <= 15  # type: ignore[union-attr]
+    )
+    found = detect_drift(light, baseline, CONFIG)
+    assert not [f for f in found if f.column == "remark"]
+
+
+def test_remarks_cut_short_are_a_finding() -> None:
+    found = detect_drift(_remarks(99, 30, cut=10), _light_days(), CONFIG)
+    assert [f.metric.value for f in found if f.column == "remark"] == ["string_length"]
