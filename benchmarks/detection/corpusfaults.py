@@ -136,8 +136,13 @@ def _shift(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) ->
 
 
 def _shift_values(table: pa.Table, ctx: FaultContext, base: Sequence[pa.Table], rng) -> pa.Table:
-    """+ 3 x the column's own standard deviation (the median over the baseline's days)."""
+    """+ 3 x the column's own standard deviation: the median over the baseline's days, or,
+    when fewer than half of those days hold two values (a table of one row a day), the
+    standard deviation of the baseline's values pooled."""
     sds = [s for s in (pc.stddev(b[ctx.numeric], ddof=1).as_py() for b in base) if s]
+    if 2 * len(sds) < len(base):
+        pooled = pc.stddev(_concat(base)[ctx.numeric], ddof=1).as_py() if base else None
+        sds = [pooled] if pooled else []
     delta = 3 * statistics.median(sds) if sds else 1.0
     col = table[ctx.numeric]
     if pa.types.is_integer(col.type):
@@ -218,7 +223,8 @@ CORPUS_FAULTS: tuple[CorpusFault, ...] = (
     ),
     CorpusFault(
         "shift_3sd_values",
-        "the numeric column + 3 x its own standard deviation (the baseline days' median)",
+        "the numeric column + 3 x its own standard deviation (the baseline days' median; "
+        "pooled over the baseline's values when its days hold one value)",
         "numeric",
         frozenset({"mean"}),
         _shift_values,
