@@ -123,7 +123,7 @@ def real_report(results: list[RealResult]) -> list[str]:
                 f"({sum(r[5] for r in rows)}/{sum(r[6] for r in rows)}) |"
             )
     lines += _fault_section(results, by_half)
-    lines += _ceiling_section(results, by_half)
+    lines += _watcher_section(results, by_half)
     lines += _lookalike_section(results)
     lines += _heads(by_half["tune"])
     lines += [
@@ -281,13 +281,13 @@ def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult
     return lines
 
 
-def _ceiling_section(results: list[RealResult], by_half: dict[str, list[RealResult]]) -> list[str]:
-    """faucet zscore's right column beside a watcher's catch (ceiling.py), per fault."""
+def _watcher_section(results: list[RealResult], by_half: dict[str, list[RealResult]]) -> list[str]:
+    """faucet zscore's right column beside a watcher's catch (watcher.py), per fault."""
     names = [f.name for f in CORPUS_FAULTS]
     label = "faucet zscore"
     lines = [
         "",
-        "#### What a watcher told where to look catches (`ceiling.py`)",
+        "#### What a watcher told where to look catches (`watcher.py`)",
         "",
         "The watcher is given the fault's column, the one statistic it moves and its "
         "direction, and a threshold at the 99th percentile of that score over the table's "
@@ -305,7 +305,7 @@ def _ceiling_section(results: list[RealResult], by_half: dict[str, list[RealResu
         cells = []
         for fault in CORPUS_FAULTS:
             n, col, _ = _fault_counts(res, label, fault)
-            seen = res.ceiling.get(fault.name, (0, 0))[0]
+            seen = res.watcher.get(fault.name, (0, 0))[0]
             cells.append(f"{col} / {seen} of {n}" if n else "n/a")
         lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
     lines += [
@@ -325,7 +325,7 @@ def _ceiling_section(results: list[RealResult], by_half: dict[str, list[RealResu
                 t, c, _ = _fault_counts(r, label, fault)
                 n += t
                 col += c
-                seen += r.ceiling.get(fault.name, (0, 0))[0]
+                seen += r.watcher.get(fault.name, (0, 0))[0]
             cells.append(f"{_pct(col, n)} / {_pct(seen, n)}")
             into = rows if fault.target == "table" else cols
             into[0] += n

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-from ceiling import day_stats, fault_score, thresholds
 from corpus import CORPUS, load
 from corpusfaults import CORPUS_FAULTS, fault_context
 from literal import literal_detect
 from lookalikes import lookalikes
 from simulate import IQR, ZSCORE, Finding
+from watcher import day_stats, fault_score, thresholds
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftFinding, detect_drift
@@ -60,9 +60,9 @@ class RealResult:
     unchanged: dict[str, int] = field(default_factory=dict)
     """fault -> trials whose edit left the day's table as it was (40 % nulls that drew no
     row of a one-row day): no fault was injected, so they are not counted as trials."""
-    ceiling: dict[str, tuple[int, int]] = field(default_factory=dict)
+    watcher: dict[str, tuple[int, int]] = field(default_factory=dict)
     """fault -> (trials a watcher told the column, statistic and direction caught at 1
-    alarm per 100 quiet days, trials): ceiling.py."""
+    alarm per 100 quiet days, trials): watcher.py."""
     lookalikes: dict[str, tuple[int, int]] = field(default_factory=dict)
     """fault -> (quiet days whose clean data look like it, quiet days): lookalikes.py."""
 
@@ -173,10 +173,10 @@ def _inject(
             score = fault_score(
                 fault.name, day_stats(days[i][0], table, ctx.numeric, ctx.categorical), stats[lo:i]
             )
-            seen, trials = result.ceiling.get(fault.name, (0, 0))
+            seen, trials = result.watcher.get(fault.name, (0, 0))
             limit = limits.get(fault.name)
             caught = score is not None and limit is not None and score > limit
-            result.ceiling[fault.name] = (seen + caught, trials + 1)
+            result.watcher[fault.name] = (seen + caught, trials + 1)
             for label in FAULT_DETECTORS:
                 found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
                 result.faults[label][fault.name].append((days[i][0], _found(found)))

@@ -42,9 +42,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["CEILING_QUANTILE", "DayStats", "day_stats", "fault_score", "thresholds"]
+__all__ = ["WATCHER_QUANTILE", "DayStats", "day_stats", "fault_score", "thresholds"]
 
-CEILING_QUANTILE = 0.99
+WATCHER_QUANTILE = 0.99
 """The watcher alarms above this quantile of the table's quiet-day scores."""
 
 
@@ -206,7 +206,7 @@ def thresholds(
     *,
     window: int,
 ) -> dict[str, float]:
-    """fault -> the :data:`CEILING_QUANTILE` of the quiet judged days' scores (indexes
+    """fault -> the :data:`WATCHER_QUANTILE` of the quiet judged days' scores (indexes
     ``quiet`` into ``stats``); a fault without a score on any quiet day is left out."""
     found: dict[str, float] = {}
     for fault in _SCORES:
@@ -217,6 +217,6 @@ def thresholds(
         )
         if scores:
             # the smallest score that at most 1 % of the quiet days exceed
-            k = min(len(scores) - 1, math.ceil(CEILING_QUANTILE * len(scores)) - 1)
+            k = min(len(scores) - 1, math.ceil(WATCHER_QUANTILE * len(scores)) - 1)
             found[fault] = scores[k]
     return found
