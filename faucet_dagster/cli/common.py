@@ -12,7 +12,13 @@ from faucet_core.store.url import shown_url
 from faucet_dagster.discover import FOUND_NOWHERE, discover_location
 from faucet_dagster.location import CodeLocation, load_code_location
 
-__all__ = ["add_location_args", "announce_new_store", "location_of", "open_store"]
+__all__ = [
+    "add_location_args",
+    "announce_new_store",
+    "location_of",
+    "location_target",
+    "open_store",
+]
 
 
 def add_location_args(parser: argparse.ArgumentParser) -> None:
@@ -38,20 +44,42 @@ def add_location_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def location_target(args: argparse.Namespace) -> dict[str, str | None] | None:
+    """Where the command's code location comes from: ``module``, ``file``,
+    ``working_directory`` and ``source`` (the project file that named it), from ``-m`` /
+    ``-f`` / ``-d``, else the project files of the working directory (or of ``-d``);
+    None when nothing names one. What :func:`load_code_location` takes, so another
+    process (a ``faucet serve`` worker) loads the same location."""
+    folder = _working_directory(getattr(args, "working_directory", None))
+    if getattr(args, "module", None) or getattr(args, "file", None):
+        return {
+            "module": args.module,
+            "file": args.file,
+            "working_directory": folder,
+            "source": None,
+        }
+    found = discover_location(folder)
+    if found is None:
+        return None
+    return {
+        "module": found.module,
+        "file": found.file,
+        "working_directory": found.working_directory or folder,
+        "source": found.source,
+    }
+
+
 def location_of(args: argparse.Namespace, *, needed_by: str | None = None) -> CodeLocation | None:
     """The location ``-m`` / ``-f`` give, else the one the working directory's project
     files name, else None; ``needed_by`` (a command) makes None an error saying how to
     give one."""
-    folder = _working_directory(getattr(args, "working_directory", None))
-    if getattr(args, "module", None) or getattr(args, "file", None):
-        return load_code_location(args.module, args.file, working_directory=folder)
-    found = discover_location(folder)
-    if found is not None:
+    target = location_target(args)
+    if target is not None:
         return load_code_location(
-            found.module,
-            found.file,
-            working_directory=found.working_directory or folder,
-            source=found.source,
+            target["module"],
+            target["file"],
+            working_directory=target["working_directory"],
+            source=target["source"],
         )
     if needed_by:
         raise ConfigError(f"{needed_by} needs a code location: {FOUND_NOWHERE}")

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from faucet_core.errors import ConfigError
-from faucet_dagster.cli.common import add_location_args, location_of
+from faucet_dagster.cli.common import add_location_args, location_of, location_target
 from faucet_dagster.cli.proxy import add_proxy_args, proxy_options
 
 __all__ = ["add_serve_parsers"]
@@ -65,8 +65,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from faucet_dagster.server.app import ENV_SERVE
 
     spec = {
-        "module": args.module,
-        "file": args.file,
+        **(location_target(args) or {}),  # as found here: -m/-f/-d or the project files
         "store": args.store,
         "tokens": args.tokens,
         "dagster_url": dagster,

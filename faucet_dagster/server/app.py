@@ -485,13 +485,18 @@ environment (``-m``/``-f`` target, store URL, tokens file) with :func:`app_from_
 
 
 def app_from_env() -> Starlette:
-    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file, store, tokens,
-    dagster_url)."""
+    """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file,
+    working_directory, source, store, tokens, dagster_url)."""
     from faucet_dagster.location import load_code_location
     from faucet_dagster.server.auth import load_tokens
 
     spec = json.loads(os.environ[ENV_SERVE])
-    location = load_code_location(spec.get("module"), spec.get("file"))
+    location = load_code_location(
+        spec.get("module"),
+        spec.get("file"),
+        working_directory=spec.get("working_directory"),
+        source=spec.get("source"),
+    )
     return create_app(
         location,
         load_tokens(spec.get("tokens")),

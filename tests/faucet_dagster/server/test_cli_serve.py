@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -25,17 +26,31 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_serve_process(sqlite_url: str, workers: str) -> None:
+@pytest.mark.parametrize(
+    ("workers", "discovered"), [("1", False), ("2", False), ("2", True)], ids=["1", "2", "2-found"]
+)
+def test_serve_process(sqlite_url: str, workers: str, discovered: bool, tmp_path: Path) -> None:
+    """``2-found``: no -f, the location named by the folder's workspace.yaml, which every
+    worker process must load as the command found it."""
     _record(sqlite_url)
     port = _free_port()
     env = {
         **os.environ,
         "FAUCET_TOKENS": ",".join(f"{role}-user:{role}:{t}" for role, t in TOKENS.items()),
     }
-    cmd = [sys.executable, "-c", ENTRY, "serve", "-f", LOCATION, "--store", sqlite_url]
+    where = ["-f", LOCATION]
+    if discovered:
+        (tmp_path / "workspace.yaml").write_text(f"load_from:\n  - python_file: {LOCATION}\n")
+        where = []
+    cmd = [sys.executable, "-c", ENTRY, "serve", *where, "--store", sqlite_url]
     cmd += ["--port", str(port), "--workers", workers, "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd,
+        env=env,
+        cwd=tmp_path if discovered else None,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
