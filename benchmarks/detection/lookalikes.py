@@ -27,12 +27,13 @@ from collections.abc import Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["LOOKALIKE_FAULTS", "lookalikes"]
+__all__ = ["LOOKALIKE_FAULTS", "lookalikes", "value_counts"]
 
 LOOKALIKE_FAULTS = ("row_loss_40", "vanished_category", "new_category")
 
 
-def _values(table: pa.Table, column: str) -> Counter[str]:
+def value_counts(table: pa.Table, column: str) -> Counter[str]:
+    """The non-null values of ``column`` and their counts."""
     counts = pc.value_counts(table[column].drop_null())
     return Counter(
         dict(
@@ -56,7 +57,7 @@ def lookalikes(
     """fault -> (quiet judged days that look like it, quiet judged days)."""
     found = dict.fromkeys(LOOKALIKE_FAULTS, 0)
     quiet = 0
-    values = [_values(t, categorical) for _, t in days] if categorical else []
+    values = [value_counts(t, categorical) for _, t in days] if categorical else []
     for i in range(min_history, len(days)):
         day, table = days[i]
         if day in events:

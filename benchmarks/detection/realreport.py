@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 from corpus import HALVES
 from corpusfaults import CORPUS_FAULTS, ROW_COUNT, CorpusFault
@@ -203,6 +204,20 @@ def _heads(tune: list[RealResult]) -> list[str]:
     return lines
 
 
+def _per_table(
+    results: list[RealResult], columns: Sequence[str], cell: Callable[[RealResult, int], str]
+) -> list[str]:
+    """A table of one row per corpus table (name, half) and a cell per column (its index)."""
+    lines = [
+        "| table | half | " + " | ".join(columns) + " |",
+        "|---|---|" + "---:|" * len(columns),
+    ]
+    for res in results:
+        cells = [cell(res, k) for k in range(len(columns))]
+        lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult]]) -> list[str]:
     names = [f.name for f in CORPUS_FAULTS]
     lines = [
@@ -235,19 +250,12 @@ def _fault_section(results: list[RealResult], by_half: dict[str, list[RealResult
         + ".",
     ]
     for label in FAULT_DETECTORS:
-        lines += [
-            "",
-            f"{label}, per table:",
-            "",
-            "| table | half | " + " | ".join(names) + " |",
-            "|---|---|" + "---:|" * len(names),
-        ]
-        for res in results:
-            cells = []
-            for fault in CORPUS_FAULTS:
-                n, col, head = _fault_counts(res, label, fault)
-                cells.append(f"{_pct(col, n)} / {_pct(head, n)}" if n else "n/a")
-            lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
+
+        def cell(res: RealResult, k: int, label: str = label) -> str:
+            n, col, head = _fault_counts(res, label, CORPUS_FAULTS[k])
+            return f"{_pct(col, n)} / {_pct(head, n)}" if n else "n/a"
+
+        lines += ["", f"{label}, per table:", "", *_per_table(results, names, cell)]
         lines += [
             "",
             f"{label}, per half (trials pooled): right column % / right head metric % (trials)",
@@ -298,16 +306,15 @@ def _watcher_section(results: list[RealResult], by_half: dict[str, list[RealResu
         "Cell: faucet zscore's right column / the watcher's catch, in trials, over the "
         "trials of the table above.",
         "",
-        "| table | half | " + " | ".join(names) + " |",
-        "|---|---|" + "---:|" * len(names),
     ]
-    for res in results:
-        cells = []
-        for fault in CORPUS_FAULTS:
-            n, col, _ = _fault_counts(res, label, fault)
-            seen = res.watcher.get(fault.name, (0, 0))[0]
-            cells.append(f"{col} / {seen} of {n}" if n else "n/a")
-        lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
+
+    def cell(res: RealResult, k: int) -> str:
+        fault = CORPUS_FAULTS[k]
+        n, col, _ = _fault_counts(res, label, fault)
+        seen = res.watcher.get(fault.name, (0, 0))[0]
+        return f"{col} / {seen} of {n}" if n else "n/a"
+
+    lines += _per_table(results, names, cell)
     lines += [
         "",
         "Per half (trials pooled): faucet zscore's right column % / the watcher's %",
@@ -354,14 +361,12 @@ def _lookalike_section(results: list[RealResult]) -> list[str]:
         "(new_category). A detector that caught the fault on nearly every trial would alarm "
         "on about this share of quiet days as well.",
         "",
-        "| table | half | " + " | ".join(LOOKALIKE_FAULTS) + " |",
-        "|---|---|" + "---:|" * len(LOOKALIKE_FAULTS),
     ]
-    for res in results:
-        cells = []
-        for fault in LOOKALIKE_FAULTS:
-            n, quiet = res.lookalikes.get(fault, (0, 0))
-            skipped = fault != "row_loss_40" and not res.fault_columns.get("categorical")
-            cells.append("n/a" if skipped or not quiet else f"{100 * n / quiet:.1f} %")
-        lines.append(f"| {res.name} | {res.half} | " + " | ".join(cells) + " |")
-    return lines
+
+    def cell(res: RealResult, k: int) -> str:
+        fault = LOOKALIKE_FAULTS[k]
+        n, quiet = res.lookalikes.get(fault, (0, 0))
+        skipped = fault != "row_loss_40" and not res.fault_columns.get("categorical")
+        return "n/a" if skipped or not quiet else f"{100 * n / quiet:.1f} %"
+
+    return lines + _per_table(results, LOOKALIKE_FAULTS, cell)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from lookalikes import value_counts
 
 __all__ = ["WATCHER_QUANTILE", "DayStats", "day_stats", "fault_score", "thresholds"]
 
@@ -86,18 +87,7 @@ def day_stats(
         if len(finite):
             mean_abs = pc.mean(pc.abs(finite)).as_py()
             mean = pc.mean(finite).as_py()
-    values = None
-    if categorical is not None:
-        counts = pc.value_counts(table[categorical].drop_null())
-        values = Counter(
-            dict(
-                zip(
-                    counts.field("values").to_pylist(),
-                    counts.field("counts").to_pylist(),
-                    strict=True,
-                )
-            )
-        )
+    values = value_counts(table, categorical) if categorical is not None else None
     return DayStats(day, table.num_rows, null_share, mean_abs, mean, not_number, values)
 
 

@@ -15,6 +15,7 @@ from faucet_dagster.location import CodeLocation, load_code_location
 __all__ = [
     "add_location_args",
     "announce_new_store",
+    "location_from",
     "location_of",
     "location_target",
     "open_store",
@@ -73,7 +74,13 @@ def location_of(args: argparse.Namespace, *, needed_by: str | None = None) -> Co
     """The location ``-m`` / ``-f`` give, else the one the working directory's project
     files name, else None; ``needed_by`` (a command) makes None an error saying how to
     give one."""
-    target = location_target(args)
+    return location_from(location_target(args), needed_by=needed_by)
+
+
+def location_from(
+    target: dict[str, str | None] | None, *, needed_by: str | None = None
+) -> CodeLocation | None:
+    """The location :func:`location_target` found (None: see :func:`location_of`)."""
     if target is not None:
         return load_code_location(
             target["module"],

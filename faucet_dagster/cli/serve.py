@@ -9,7 +9,12 @@ import sys
 from typing import Any
 
 from faucet_core.errors import ConfigError
-from faucet_dagster.cli.common import add_location_args, location_of, location_target
+from faucet_dagster.cli.common import (
+    add_location_args,
+    location_from,
+    location_of,
+    location_target,
+)
 from faucet_dagster.cli.proxy import add_proxy_args, proxy_options
 
 __all__ = ["add_serve_parsers"]
@@ -20,7 +25,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from faucet_dagster.server import create_app, load_tokens
 
-    location = location_of(args, needed_by="faucet serve")
+    target = location_target(args)  # once: the workers load what is found here
+    location = location_from(target, needed_by="faucet serve")
     assert location is not None
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
@@ -65,7 +71,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from faucet_dagster.server.app import ENV_SERVE
 
     spec = {
-        **(location_target(args) or {}),  # as found here: -m/-f/-d or the project files
+        **(target or {}),  # as found here: -m/-f/-d or the project files
         "store": args.store,
         "tokens": args.tokens,
         "dagster_url": dagster,
