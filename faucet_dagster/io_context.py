@@ -68,6 +68,37 @@ def accepted_kwargs(function: Callable[..., Any], kwargs: Mapping[str, Any]) -> 
     return {k: v for k, v in kwargs.items() if v is not None and k in params}
 
 
+def _shareable(built: Any) -> Any:
+    """Built resources in a form both ``build_*_context`` functions take without building
+    them again: ``build_input_context`` accepts only a mapping, and a context builds whatever
+    is not Dagster's ``Resources`` type on an ephemeral instance of its own."""
+    try:  # the tag type the contexts test for; where a Dagster moves it, a plain mapping
+        from dagster._core.definitions.resource_definition import Resources
+    except ImportError:  # pragma: no cover - every supported Dagster has it
+        return dict(built._asdict())
+
+    class _BuiltResources(Resources, Mapping[str, Any]):
+        def __init__(self) -> None:
+            self._values: dict[str, Any] = dict(built._asdict())
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(built, name)
+
+        def __getitem__(self, key: str) -> Any:
+            return self._values[key]
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(self._values)
+
+        def __len__(self) -> int:
+            return len(self._values)
+
+        def _asdict(self) -> dict[str, Any]:
+            return dict(self._values)
+
+    return _BuiltResources()
+
+
 def _manager_resources(context: Any, io_manager_key: str) -> dict[str, Any]:
     """The resources the IO manager itself requires, as the check's step holds them."""
     resource_def = context.op_execution_context.job_def.resource_defs.get(io_manager_key)
@@ -122,7 +153,6 @@ def input_context_for(
         "partition_key": partition_key,
         "asset_partitions_def": pdef,
         "asset_partition_key_range": key_range,
-        "resources": resources,
         "resource_config": resource_config,
         "instance": context.instance,
     }
@@ -136,14 +166,22 @@ def input_context_for(
         "op_def": source.op_def,
         "asset_spec": source.asset_spec,
     }
-    # Each context opens (and must close) its own resources scope, else an ephemeral
-    # instance's storage is left to the garbage collector.
+    # The IO manager's resources are built once, on the run's instance, and both contexts
+    # share them. Handed a plain mapping, each context would build its own on an ephemeral
+    # instance: two in-memory instances, each running its storage's migrations (about
+    # 0.14 s apiece), on every check.
     with ExitStack() as stack:
+        built = _shareable(
+            stack.enter_context(dg.build_resources(resources, instance=context.instance))
+        )
         upstream = stack.enter_context(
-            dg.build_output_context(**accepted_kwargs(dg.build_output_context, output_kwargs))
+            dg.build_output_context(
+                **accepted_kwargs(dg.build_output_context, {**output_kwargs, "resources": built})
+            )
         )
         input_kwargs = {
             **shared,
+            "resources": built,
             "name": source.asset_key.path[-1],  # a downstream asset's parameter
             "upstream_output": upstream,
         }

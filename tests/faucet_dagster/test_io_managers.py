@@ -63,6 +63,8 @@ class TypedCsvIOManager(dg.IOManager):
             "output_name": upstream.name,
             "partition": partition,
             "resources": sorted(k for k in context.resources._asdict()),
+            "warehouse": context.resources.warehouse.base_dir,
+            "same_resources_upstream": upstream.resources is context.resources,
             "instance": context.instance is not None,
         }
         if partition is not None:
@@ -133,8 +135,31 @@ def test_the_io_manager_gets_the_outputs_type_metadata_and_run(
         "output_name": "result",
         "partition": None,
         "resources": ["warehouse"],
+        "warehouse": str(tmp_path),
+        "same_resources_upstream": True,
         "instance": True,
     }
+
+
+def test_loading_builds_no_instance_of_its_own(instance, feed, sqlite_url, tmp_path, monkeypatch):
+    """The contexts get the run's instance and resources built on it: handed a plain mapping,
+    Dagster builds each context's resources on a new in-memory instance (its storage's
+    migrations run each time, ~0.14 s apiece, on every check)."""
+    checks = build_profile_checks([typed_orders], required_resource_keys=["warehouse"])
+    resources = _resources(sqlite_url, tmp_path, typed_csv_io_manager)
+    dg.materialize([typed_orders, *checks], instance=instance, resources=resources)
+    made: list[object] = []
+    ephemeral = dg.DagsterInstance.ephemeral
+
+    def counting(*args: Any, **kwargs: Any) -> dg.DagsterInstance:
+        made.append(args)
+        return ephemeral(*args, **kwargs)
+
+    monkeypatch.setattr(dg.DagsterInstance, "ephemeral", counting)
+    result = dg.materialize([typed_orders, *checks], instance=instance, resources=resources)
+    assert meta(evaluation(result), "faucet/row_count") == ROWS
+    assert len(Seen.loads) == 2
+    assert made == []
 
 
 def test_a_time_partition_reaches_the_io_manager_with_its_window(
