@@ -83,9 +83,8 @@ Value metrics — :mod:`~faucet_core.drift.values`, :mod:`~faucet_core.drift.typ
   not stable categories: values that are dates or timestamps, or frequent values that
   turn over (a new one in at least a fifth of the baseline runs, twice or more).
 * On small runs, vanished_value and psi must also beat chance for the run's record
-  count (a value's absence: its pooled share, varying between runs as the value and its
-  column do, ``values.absence_chance``); numbers that are readings (fractional, or
-  listed values that turn over) are not categories.
+  count; numbers that are readings (fractional, or listed values that turn over) are
+  not categories.
 * psi: over the values listed in the run and in every baseline run plus "other" (which
   counts as at least new_value_min_share on both sides), on non-null shares, computed
   only when those values cover at least 80 % of the non-null records of the run and of

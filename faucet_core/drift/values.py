@@ -24,13 +24,11 @@ from faucet_core.drift.valuelist import EDGE_MARGIN, ValueKey, ValueList, new_sh
 
 __all__ = [
     "ShareJudge",
-    "absence_chance",
     "effective_records",
     "new_by_chance",
     "new_value_cluster",
     "new_value_rate",
     "new_values",
-    "pooled_share",
     "share_volatility",
     "vanished_values",
 ]
@@ -275,63 +273,13 @@ def fixed_count(key: ValueKey, past: Sequence[ValueList], alpha: float) -> int |
     return c if log_chance < math.log(alpha) else None
 
 
-def absence_chance(key: ValueKey, past: Sequence[ValueList], records: int, floor: float) -> float:
-    """The chance that a run of ``records`` records holds no record of a value that every
-    baseline run listed: ``E[(1 - p) ** records]`` over the value's share p from run to run.
-
-    p is the value's pooled share (its records over the baseline's) on the arcsine scale,
-    varying between runs by the larger of the value's own between-run variance and the
-    column's ``floor`` (:func:`share_volatility`), each at its upper confidence bound; a
-    share the law puts at or below zero is a run without the value. A value whose share
-    wanders, or fades over the window, is missing by chance far more often than its
-    pooled share alone says; a steady one far less often than its lowest share says."""
-    rows = [lst.rows for lst in past]
-    if sum(rows) <= 0 or records <= 0:
-        return 1.0
-    pooled = pooled_share(key, past)
-    own = 0.0
-    if len(past) >= 2:
-        angles = [_arcsine(lst.shares[key]) for lst in past]
-        sampling = math.fsum(0.25 / n for n in rows if n) / len(rows)
-        own = between_run_upper(_variance(angles), sampling, float(len(past) - 1))
-    sd = math.sqrt(max(own, floor, 0.0))
-    center = _arcsine(pooled)
-    if sd == 0.0:
-        return (1.0 - pooled) ** records
-    chance = 0.0
-    for node, weight in _HERMITE:
-        angle = min(max(center + math.sqrt(2.0) * sd * node, 0.0), math.pi / 2.0)
-        chance += weight * (1.0 - math.sin(angle) ** 2) ** records
-    return min(1.0, chance / math.sqrt(math.pi))
-
-
-def _hermite_rule(points: int) -> tuple[tuple[float, float], ...]:
-    """Gauss-Hermite nodes and weights (for integrals against exp(-x²))."""
-    import numpy as np
-
-    nodes, weights = np.polynomial.hermite.hermgauss(points)
-    return tuple(zip(nodes.tolist(), weights.tolist(), strict=True))
-
-
-_HERMITE = _hermite_rule(40)
-
-
-def pooled_share(key: ValueKey, past: Sequence[ValueList]) -> float:
-    """A value's records over the baseline's records (0 for an empty baseline)."""
-    total = sum(lst.rows for lst in past)
-    if total <= 0:
-        return 0.0
-    return math.fsum(lst.shares.get(key, 0.0) * lst.rows for lst in past) / total
-
-
 def vanished_values(
     name: str, current: ValueList, past: Sequence[ValueList], judge: ShareJudge
 ) -> list[DriftFinding]:
-    """Values listed in every baseline run (well inside the list), at ``min_share`` or
-    more of the baseline's records, that the current run no longer lists, when sampling
-    and the value's variation between runs do not explain the absence (a value at 12.5 %
-    of a day's 24 readings is missing on 4 % of days by chance;
-    :func:`absence_chance`)."""
+    """Values listed at ``min_share`` or more (and well inside the list) in every
+    baseline run that the current run no longer lists, when sampling and the column's
+    volatility do not explain the fall (a value at 12.5 % of a day's 24 readings is
+    missing on 4 % of days by chance)."""
     if not past:
         return []
     min_share = judge.min_share
@@ -339,29 +287,25 @@ def vanished_values(
     for lst in past[1:]:
         common &= set(lst.shares)
     findings: list[DriftFinding] = []
-    gone = [(pooled_share(k, past), k) for k in common if k not in current.shares]
-    for pooled, key in sorted(gone, key=lambda item: -item[0]):
-        if pooled < min_share:
+    gone = [(min(lst.shares[k] for lst in past), k) for k in common if k not in current.shares]
+    for least, key in sorted(gone, key=lambda item: -item[0]):
+        if least < min_share:
             continue
         if any(lst.shares[key] < EDGE_MARGIN * lst.cutoff for lst in past):
             continue
         needed = max(min_share, EDGE_MARGIN * current.cutoff)
-        if pooled < needed:
+        if least < needed:
             continue
         now = current.cutoff if current.truncated else 0.0
         if fixed_count(key, past, judge.alpha) is not None:
             pass  # a panel's key: its count never varied, so chance explains no absence
-        elif (
-            not current.truncated
-            and absence_chance(key, past, current.rows, judge.volatility) >= judge.alpha
-        ):
-            # absent from a complete list: the chance of no record of the value
+        elif not current.truncated and (1.0 - least) ** current.rows >= judge.alpha:
+            # absent from a complete list: the exact chance of no record at that share
             judge.cleared["share_within_chance"] += 1
             continue
-        elif not beyond_chance(pooled, now, current.rows, judge.volatility, judge.limit):
+        elif not beyond_chance(least, now, current.rows, judge.volatility, judge.limit):
             judge.cleared["share_within_chance"] += 1
             continue
-        least = min(lst.shares[key] for lst in past)
         cutoff = current.cutoff if current.truncated else None
         value = past[-1].value(key)
         findings.append(
