@@ -327,9 +327,7 @@ CORPUS: dict[str, Entry] = {
         Entry("aluminum", "tune", "panel (4 markets' prices a day)", heldout5.aluminum),
         Entry("aircrash", "tune", "event log (airliner crashes), light", heldout5.aircrash),
         # the sixth held-out half (declared 2026-12-02), tune since the seventh was declared
-        Entry(
-            "techstocks", "held-out", "one row a day (three stocks), narrow", heldout6.techstocks
-        ),
+        Entry("techstocks", "tune", "one row a day (three stocks), narrow", heldout6.techstocks),
         Entry("heights", "tune", "event log with free text, light", heldout6.heights),
         Entry("turnips", "tune", "panel of readings, light", heldout6.turnips),
         Entry("pm25", "tune", "sensor (daily PM2.5 per monitor), light, wide", heldout6.pm25),
