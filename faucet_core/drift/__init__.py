@@ -30,8 +30,7 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   and that probability is the *run's* false-alarm budget, shared among all its tests
   (series and value tests, Bonferroni).
 * A statistic with a sampling law (null rate: binomial on the arcsine scale; mean:
-  s² / n, or on the log scale for a non-negative quantity whose means vary by factors,
-  ``noise.varies_by_factors``; mean length) is judged against its own run's sampling error plus the
+  s² / n; mean length) is judged against its own run's sampling error plus the
   baseline's between-run variation beyond sampling at its 95 % upper confidence bound,
   at the normal quantile of its share of the budget: a short baseline widens only what
   it estimates, a constant baseline has the band of its sampling error.

@@ -46,15 +46,9 @@ __all__ = [
     "Sampling",
     "between_run_upper",
     "len_mean_sampling",
-    "log_mean_sampling",
     "mean_sampling",
     "null_rate_sampling",
-    "varies_by_factors",
 ]
-
-FACTOR_SKEW = 1.5
-"""A baseline of means this right-skewed (sample skewness), and less skewed as
-logarithms, varies by factors rather than by amounts."""
 
 BETWEEN_CONFIDENCE = 0.05
 """The between-run variance is taken at the upper bound that a variance estimated from
@@ -138,57 +132,4 @@ def len_mean_sampling(current: ColumnProfile, past: Sequence[ColumnProfile]) -> 
         now=spread / current.string.count,
         past=math.fsum(_length_variance(c) / c.string.count for c in before if c.string)
         / len(before),
-    )
-
-
-def _skewness(values: Sequence[float]) -> float:
-    """The sample skewness (Fisher-Pearson, g1); 0 for a constant series."""
-    n = len(values)
-    mean = math.fsum(values) / n
-    m2 = math.fsum((v - mean) ** 2 for v in values) / n
-    if m2 <= 0.0:
-        return 0.0
-    m3 = math.fsum((v - mean) ** 3 for v in values) / n
-    return m3 / (m2 * math.sqrt(m2))
-
-
-def varies_by_factors(current: ColumnProfile, past: Sequence[ColumnProfile]) -> bool:
-    """Whether the column's mean is a non-negative quantity that moves by factors (breach
-    sizes, fatalities, amounts of a power law): no negative number in the run or the
-    baseline, every run's mean above zero, and the baseline's means right-skewed (sample
-    skewness of at least :data:`FACTOR_SKEW`) where their logarithms are less skewed.
-    Such a mean is judged on the log scale: a day ten times the typical one is as
-    ordinary as one a tenth of it, which the normal law of the means themselves cannot
-    say."""
-    now = current.numeric
-    before = [c.numeric for c in past if c.numeric is not None and c.numeric.count > 0]
-    if now is None or now.count <= 0 or len(before) < 3:
-        return False
-    if now.mean <= 0.0 or now.min < 0.0:
-        return False
-    if any(n.min < 0.0 or n.mean <= 0.0 for n in before):
-        return False
-    means = [n.mean for n in before]
-    if not _finite(*means):
-        return False
-    skew = _skewness(means)
-    return skew >= FACTOR_SKEW and abs(_skewness([math.log(m) for m in means])) < skew
-
-
-def log_mean_sampling(current: ColumnProfile, past: Sequence[ColumnProfile]) -> Sampling | None:
-    """:func:`mean_sampling` on the log scale (the delta method: a mean m's variance over
-    m²), for a mean that :func:`varies_by_factors`."""
-    linear = mean_sampling(current, past)
-    now = current.numeric
-    if linear is None or now is None or now.mean <= 0.0:
-        return None
-    before = [c.numeric for c in past if c.numeric is not None and c.numeric.count > 0]
-    typical = statistics.median(n.stddev for n in before)
-    sd = max(now.stddev, typical)
-    relative = [n.stddev * n.stddev / n.count / (n.mean * n.mean) for n in before if n.mean > 0]
-    if not relative:
-        return None
-    return Sampling(
-        now=sd * sd / now.count / (now.mean * now.mean),
-        past=math.fsum(relative) / len(relative),
     )

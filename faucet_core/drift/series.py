@@ -183,15 +183,11 @@ def column_spread(past: Sequence[ColumnProfile]) -> float:
     return statistics.median(spreads) if spreads else 0.0
 
 
-def transform_for(
-    spec: SeriesSpec, current: float, series: Sequence[float], *, multiplicative: bool = False
-) -> Transform:
-    """The scale ``spec`` is judged on for these values (``multiplicative``: a mean of a
-    quantity that varies by factors, judged as a ratio; see
-    :func:`~faucet_core.drift.noise.varies_by_factors`)."""
+def transform_for(spec: SeriesSpec, current: float, series: Sequence[float]) -> Transform:
+    """The scale ``spec`` is judged on for these values."""
     if spec.share:
         return ARCSINE
-    if not (spec.ratio or multiplicative):
+    if not spec.ratio:
         return LINEAR
     if current > 0 and all(v > 0 for v in series):
         return LOG
@@ -228,14 +224,6 @@ class SeriesTest:
     one_draw: bool = False
     """A min or max of runs that each hold one number (a table of one row a day): the
     extreme of one draw, judged at the normal limit, not at an extreme's longer one."""
-    multiplicative: bool = False
-    """A mean of a non-negative quantity that varies by factors (breach sizes, fatalities):
-    judged on the log scale, its sampling variances on that scale."""
-
-    @property
-    def transform(self) -> Transform:
-        """The scale this test's value is judged on."""
-        return transform_for(self.spec, self.value, self.series, multiplicative=self.multiplicative)
 
     @property
     def read_mask(self) -> list[bool]:

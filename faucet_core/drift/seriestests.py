@@ -22,7 +22,6 @@ from faucet_core.drift.extremes import (
 from faucet_core.drift.limits import tail_probability
 from faucet_core.drift.messages import series_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
-from faucet_core.drift.noise import log_mean_sampling, varies_by_factors
 from faucet_core.drift.series import SERIES, SeriesSpec, SeriesTest, column_spread, transform_for
 from faucet_core.drift.tail import TailEvidence, tail_scale
 from faucet_core.drift.volume import (
@@ -83,8 +82,6 @@ def _series_tests(
                 step=spec.step,
                 sampling=None if spec.sampling is None else spec.sampling(column, past),
             )
-            if spec.metric is DriftMetric.MEAN and varies_by_factors(column, past):
-                test = replace(test, multiplicative=True, sampling=log_mean_sampling(column, past))
         if spec.extreme and one_draw:
             test = replace(test, one_draw=True)
         if len(test.series) >= min_history:
@@ -293,7 +290,7 @@ def judge_test(
     return judge(
         value,
         series,
-        transform=transform_for(test.spec, value, series, multiplicative=test.multiplicative),
+        transform=transform_for(test.spec, value, series),
         floor=test.floor,
         method=config.method,
         sensitivity=config.effective_sensitivity,
@@ -313,6 +310,6 @@ def table_tail(tests: Sequence[SeriesTest]) -> TailEvidence:
     for test in tests:
         if len(test.series) < 2:
             continue
-        scale = test.transform.scale
+        scale = transform_for(test.spec, test.value, test.series).scale
         series.append((test.series, scale, test.floor))
     return tail_scale(series)
