@@ -1,4 +1,4 @@
-"""The real-data corpus: forty-five public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: fifty public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -25,6 +25,7 @@ import heldout4
 import heldout5
 import heldout6
 import heldout7
+import heldout8
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -332,12 +333,18 @@ CORPUS: dict[str, Entry] = {
         Entry("turnips", "tune", "panel of readings, light", heldout6.turnips),
         Entry("pm25", "tune", "sensor (daily PM2.5 per monitor), light, wide", heldout6.pm25),
         Entry("epa", "tune", "event log (vehicles by release day), wide", heldout6.epa),
-        # the seventh held-out half (corpus.md, declared 2026-12-02 before any run on it)
-        Entry("ess_no", "held-out", "event log (survey interviews), wide", heldout7.ess_no),
-        Entry("ess_gb", "held-out", "event log (survey interviews), wide", heldout7.ess_gb),
-        Entry("rainibk", "held-out", "one row a day (rain and its forecast)", heldout7.rainibk),
-        Entry("cholera", "held-out", "panel (deaths by cause), light", heldout7.cholera),
-        Entry("prdeaths", "held-out", "one row a day (deaths), narrow", heldout7.prdeaths),
+        # the seventh held-out half (declared 2026-12-02), tune since the eighth was declared
+        Entry("ess_no", "tune", "event log (survey interviews), wide", heldout7.ess_no),
+        Entry("ess_gb", "tune", "event log (survey interviews), wide", heldout7.ess_gb),
+        Entry("rainibk", "tune", "one row a day (rain and its forecast)", heldout7.rainibk),
+        Entry("cholera", "tune", "panel (deaths by cause), light", heldout7.cholera),
+        Entry("prdeaths", "tune", "one row a day (deaths), narrow", heldout7.prdeaths),
+        # the eighth held-out half (corpus.md, declared 2026-12-02 before any run on it)
+        Entry("movies", "held-out", "event log with free text, light, wide", heldout8.movies),
+        Entry("stocks", "held-out", "panel (daily prices of 3-5 tickers)", heldout8.stocks),
+        Entry("nyse", "held-out", "one row a day (the Dow and the exchange)", heldout8.nyse),
+        Entry("goldsilver", "held-out", "one row a day (metal prices)", heldout8.goldsilver),
+        Entry("lincoln", "held-out", "one row a day (highs and lows)", heldout8.lincoln),
     )
 }
 """In the order of corpus.md."""
