@@ -22,6 +22,9 @@ from typing import Any
 
 import dagster as dg
 
+# the tag type Dagster's contexts test for (Dagster 1.10 to 1.13)
+from dagster._core.definitions.resource_definition import Resources
+
 __all__ = ["LoadSource", "accepted_kwargs", "input_context_for", "load_source"]
 
 
@@ -68,35 +71,30 @@ def accepted_kwargs(function: Callable[..., Any], kwargs: Mapping[str, Any]) -> 
     return {k: v for k, v in kwargs.items() if v is not None and k in params}
 
 
-def _shareable(built: Any) -> Any:
-    """Built resources in a form both ``build_*_context`` functions take without building
-    them again: ``build_input_context`` accepts only a mapping, and a context builds whatever
-    is not Dagster's ``Resources`` type on an ephemeral instance of its own."""
-    try:  # the tag type the contexts test for; where a Dagster moves it, a plain mapping
-        from dagster._core.definitions.resource_definition import Resources
-    except ImportError:  # pragma: no cover - every supported Dagster has it
-        return dict(built._asdict())
+class _SharedResources(Resources, Mapping[str, Any]):
+    """Resources built once, for both contexts: a mapping, as ``build_input_context``
+    accepts only one, that reads as attributes too (``context.resources.name``), and of
+    Dagster's ``Resources`` tag type, which a context uses as it is where it builds any
+    other mapping again on an ephemeral instance of its own."""
 
-    class _BuiltResources(Resources, Mapping[str, Any]):
-        def __init__(self) -> None:
-            self._values: dict[str, Any] = dict(built._asdict())
+    def __init__(self, built: Any) -> None:
+        self._built = built
+        self._values: dict[str, Any] = dict(built._asdict())
 
-        def __getattr__(self, name: str) -> Any:
-            return getattr(built, name)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["_built"], name)
 
-        def __getitem__(self, key: str) -> Any:
-            return self._values[key]
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
 
-        def __iter__(self) -> Iterator[str]:
-            return iter(self._values)
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
 
-        def __len__(self) -> int:
-            return len(self._values)
+    def __len__(self) -> int:
+        return len(self._values)
 
-        def _asdict(self) -> dict[str, Any]:
-            return dict(self._values)
-
-    return _BuiltResources()
+    def _asdict(self) -> dict[str, Any]:
+        return dict(self._values)
 
 
 def _manager_resources(context: Any, io_manager_key: str) -> dict[str, Any]:
@@ -171,7 +169,7 @@ def input_context_for(
     # instance: two in-memory instances, each running its storage's migrations (about
     # 0.14 s apiece), on every check.
     with ExitStack() as stack:
-        built = _shareable(
+        built = _SharedResources(
             stack.enter_context(dg.build_resources(resources, instance=context.instance))
         )
         upstream = stack.enter_context(
