@@ -65,3 +65,21 @@ def latest_evaluation(instance: dg.DagsterInstance) -> dg.AssetCheckEvaluation:
     data = event.dagster_event.asset_check_evaluation_data
     assert isinstance(data, dg.AssetCheckEvaluation)
     return data
+
+
+def latest_step_failures(instance: dg.DagsterInstance) -> list[str]:
+    """The error message of each failed step of the latest run, read from the event log.
+
+    The console copy of these events passes through the step process's log capture, which
+    can exit before it has copied the last lines; the event log always has them.
+    """
+    runs = instance.get_runs(limit=1)
+    assert runs, "no run was recorded"
+    messages = []
+    for entry in instance.all_logs(runs[0].run_id, of_type=dg.DagsterEventType.STEP_FAILURE):
+        event = entry.dagster_event
+        assert event is not None
+        data = event.step_failure_data
+        user = data.user_failure_data
+        messages.append(user.description if user is not None else data.error.message)
+    return messages
