@@ -48,6 +48,7 @@ from faucet_core.profile.sketches import load_kll, new_kll
 
 __all__ = [
     "beyond_constant_chance",
+    "beyond_length_chance",
     "design_effect",
     "effective_draws",
     "inward_chance",
@@ -147,6 +148,53 @@ def beyond_constant_chance(
     pooled, total = found
     m = _beyond(pooled, value, total, high, -1.0)
     return _hypergeometric_tail(n + total, m + k, n, k)
+
+
+def beyond_length_chance(
+    current: ColumnProfile, past: Sequence[ColumnProfile], length: float, *, high: bool
+) -> float | None:
+    """:func:`beyond_constant_chance` for text lengths: the chance that as many of the
+    run's n texts as are longer than ``length`` (``high``; shorter otherwise) would be,
+    with the N + n pooled texts of the baseline and the run exchangeable, given the
+    baseline's texts beyond it. No sketch holds lengths, so both counts are bounds that
+    make the chance smaller: every text of the run counts as beyond unless its values
+    are all listed (then the listed ones are counted), and a baseline run counts all its
+    texts when its shortest (longest) lies beyond, one when only its longest (shortest)
+    does, none otherwise. None without texts in the run or the baseline."""
+    strings = current.string
+    if strings is None or strings.count <= 0:
+        return None
+    n = strings.count
+    k = _texts_beyond(current, length, high) if _lists_every_text(current) else n
+    total = marked = 0
+    for c in past:
+        s = c.string
+        if s is None or s.count <= 0:
+            continue
+        total += s.count
+        inner, outer = (s.len_min, s.len_max) if high else (s.len_max, s.len_min)
+        if (inner > length) if high else (inner < length):
+            marked += s.count
+        elif (outer > length) if high else (outer < length):
+            marked += 1
+    if total <= 0:
+        return None
+    return _hypergeometric_tail(n + total, marked + k, n, k)
+
+
+def _lists_every_text(c: ColumnProfile) -> bool:
+    if not c.top_values or c.string is None:
+        return False
+    return sum(t.count for t in c.top_values if isinstance(t.value, str)) >= c.string.count
+
+
+def _texts_beyond(c: ColumnProfile, length: float, high: bool) -> int:
+    return sum(
+        t.count
+        for t in c.top_values or ()
+        if isinstance(t.value, str)
+        and ((len(t.value) > length) if high else (len(t.value) < length))
+    )
 
 
 def records_beyond(current: ColumnProfile, value: float, *, high: bool) -> int | None:

@@ -15,6 +15,7 @@ from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band
 from faucet_core.drift.draws import (
     beyond_constant_chance,
+    beyond_length_chance,
     inward_chance,
     off_value_score,
     outward_chance,
@@ -30,6 +31,7 @@ from faucet_core.profile.model import NumericStats
 
 __all__ = [
     "constant_left_by_chance",
+    "constant_length_left_by_chance",
     "inside_seen_range",
     "inward_by_chance",
     "outward_by_chance",
@@ -156,6 +158,28 @@ def constant_left_by_chance(test: SeriesTest, band: Band, alpha: float, min_hist
             return False
     high = test.value > value
     chance = beyond_constant_chance(test.profile, test.past, value, high=high)
+    return chance is not None and chance > alpha
+
+
+def constant_length_left_by_chance(test: SeriesTest, band: Band, alpha: float) -> bool:
+    """A text length (mean or longest) that left the one length every baseline text had
+    (a past incident left out aside), when chance explains it above ``alpha``: as many
+    of the run's texts as lie beyond that length would, with the baseline's and the
+    run's texts exchangeable (:func:`~faucet_core.drift.draws.beyond_length_chance`).
+    A constant length gives the mean length no sampling spread to be judged by, so what
+    can be judged is how many texts left it: the first time of 8 hours and more in a
+    runner's log of one run a day (1 in 21 after 20 days of shorter ones) is chance; a
+    format that every text of a run of hundreds takes is not."""
+    if test.spec.metric is not DriftMetric.STRING_LENGTH or not band.constant:
+        return False
+    strings = [c.string for c in test.past if c.string is not None and c.string.count > 0]
+    if not strings:
+        return False
+    length = band.center
+    others = sum(1 for s in strings if not s.len_min == s.len_max == length)
+    if others > band.excluded or test.value == length:
+        return False
+    chance = beyond_length_chance(test.profile, test.past, length, high=test.value > length)
     return chance is not None and chance > alpha
 
 

@@ -13,6 +13,7 @@ from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
 from faucet_core.drift.extremes import (
     constant_left_by_chance,
+    constant_length_left_by_chance,
     inside_seen_range,
     inward_by_chance,
     outward_by_chance,
@@ -202,6 +203,8 @@ def _clearing_rule(
     alpha = tail_probability(config.method, config.effective_sensitivity) / n / 2.0
     if constant_left_by_chance(test, band, alpha, config.min_history):
         return "constant_left_by_chance"
+    if constant_length_left_by_chance(test, band, alpha):
+        return "constant_length_left_by_chance"
     if test.spec.extreme:
         if inside_seen_range(test, band):
             return "extreme_seen_before"
