@@ -173,9 +173,9 @@ def beyond_length_chance(
             continue
         total += s.count
         inner, outer = (s.len_min, s.len_max) if high else (s.len_max, s.len_min)
-        if (inner > length) if high else (inner < length):
+        if _past_length(inner, length, high):
             marked += s.count
-        elif (outer > length) if high else (outer < length):
+        elif _past_length(outer, length, high):
             marked += 1
     if total <= 0:
         return None
@@ -192,9 +192,12 @@ def _texts_beyond(c: ColumnProfile, length: float, high: bool) -> int:
     return sum(
         t.count
         for t in c.top_values or ()
-        if isinstance(t.value, str)
-        and ((len(t.value) > length) if high else (len(t.value) < length))
+        if isinstance(t.value, str) and _past_length(len(t.value), length, high)
     )
+
+
+def _past_length(x: float, length: float, high: bool) -> bool:
+    return x > length if high else x < length
 
 
 def records_beyond(current: ColumnProfile, value: float, *, high: bool) -> int | None:

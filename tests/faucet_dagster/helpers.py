@@ -97,15 +97,16 @@ def meta(evaluation: dg.AssetCheckEvaluation, key: str) -> Any:
     return getattr(value, "value", value)
 
 
+def failure_message(event: dg.DagsterEvent) -> str:
+    """What a failed step reported: a ``dg.Failure``'s description, else the error."""
+    data = event.step_failure_data
+    user = data.user_failure_data
+    return user.description if user is not None else data.error.message
+
+
 def failures(result: dg.ExecuteInProcessResult) -> list[str]:
-    """What each failed step reported: a ``dg.Failure``'s description, else the error."""
-    messages = []
-    for event in result.all_events:
-        if event.is_step_failure:
-            data = event.step_failure_data
-            user = data.user_failure_data
-            messages.append(user.description if user is not None else data.error.message)
-    return messages
+    """What each failed step reported (:func:`failure_message`)."""
+    return [failure_message(e) for e in result.all_events if e.is_step_failure]
 
 
 def finding_keys(evaluation: dg.AssetCheckEvaluation) -> list[str]:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import dagster as dg
 
+from tests.faucet_dagster.helpers import failure_message
+
 LOCATION = Path(__file__).parent / "locations" / "orders_location.py"
 BIN = Path(sys.executable).parent
 CHECK_KEY = dg.AssetCheckKey(dg.AssetKey("orders"), "faucet_profile")
@@ -75,11 +77,6 @@ def latest_step_failures(instance: dg.DagsterInstance) -> list[str]:
     """
     runs = instance.get_runs(limit=1)
     assert runs, "no run was recorded"
-    messages = []
-    for entry in instance.all_logs(runs[0].run_id, of_type=dg.DagsterEventType.STEP_FAILURE):
-        event = entry.dagster_event
-        assert event is not None
-        data = event.step_failure_data
-        user = data.user_failure_data
-        messages.append(user.description if user is not None else data.error.message)
-    return messages
+    entries = instance.all_logs(runs[0].run_id, of_type=dg.DagsterEventType.STEP_FAILURE)
+    events = [entry.dagster_event for entry in entries]
+    return [failure_message(e) for e in events if e is not None]
