@@ -5,6 +5,7 @@ with the number of tests known (the per-table budget of :mod:`faucet_core.drift.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -34,7 +35,21 @@ from faucet_core.drift.volume import (
 from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["SeriesTest", "judge_series", "judge_test", "series_tests", "table_tail"]
+__all__ = [
+    "FEW_DRAWS",
+    "SeriesTest",
+    "judge_series",
+    "judge_test",
+    "matched_by_a_past_run",
+    "series_tests",
+    "table_tail",
+]
+
+FEW_DRAWS = 2
+"""A run of at most this many records (and a baseline whose median run has as few) reads
+its statistic off one or two draws of the column's values: a baseline run as far out is
+the column's tail (:func:`matched_by_a_past_run`). On runs of more records a statistic
+averages over them, and a run that far out was an incident of its own."""
 
 
 def series_tests(
@@ -216,7 +231,30 @@ def _clearing_rule(
             return "extreme_of_fewer_draws"
         if outward_by_chance(test, band, alpha):
             return "new_extreme_by_chance"
+    elif matched_by_a_past_run(test, band):
+        return "matched_by_a_past_run"
     return None
+
+
+def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
+    """A value no farther from the band's center than one of the baseline's own runs, on
+    the same side. Among the baseline's k runs and this one, this run is then not the most
+    extreme: its rank alone makes it unremarkable (a chance of 2 / (k + 1) or more), and
+    with the run the band left out as a past incident it makes two runs that far out,
+    which the band already reads as the series' own tail (:data:`~faucet_core.drift.band.
+    MAX_LEFT_OUT`). The light day whose one record is a long-tailed draw (a breach a
+    hundred times the typical one, a film's list of eight languages) repeats such a run;
+    a scale change or a new kind of value goes past every run the baseline holds. Only on
+    runs of at most :data:`FEW_DRAWS` records, in the run and in the baseline's median run."""
+    if _records(test.profile) > FEW_DRAWS:
+        return False
+    if statistics.median(map(_records, test.past)) > FEW_DRAWS:
+        return False
+    if test.value > band.center:
+        return any(v >= test.value for v in test.series)
+    if test.value < band.center:
+        return any(v <= test.value for v in test.series)
+    return False
 
 
 def _sample_size(test: SeriesTest) -> int:
