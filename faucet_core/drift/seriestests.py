@@ -246,9 +246,9 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     hundred times the typical one, a film's list of eight languages) repeats such a run;
     a scale change or a new kind of value goes past every run the baseline holds. Only on
     runs of at most :data:`FEW_DRAWS` records, in the run and in the baseline's median run."""
-    if _records(test.profile) > FEW_DRAWS:
+    if _draws(test, test.profile) > FEW_DRAWS:
         return False
-    if statistics.median(map(_records, test.past)) > FEW_DRAWS:
+    if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
         return False
     if test.value > band.center:
         return any(v >= test.value for v in test.series)
@@ -259,9 +259,15 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
 
 def _sample_size(test: SeriesTest) -> int:
     """The records a sampled statistic was computed from."""
+    return _draws(test, test.profile)
+
+
+def _draws(test: SeriesTest, c: ColumnProfile) -> int:
+    """The records ``test``'s statistic is computed from in the run ``c``: its rows for a
+    null rate, its non-null values otherwise."""
     if test.spec.metric is DriftMetric.NULL_RATE:
-        return test.profile.row_count
-    return _records(test.profile)
+        return c.row_count
+    return _records(c)
 
 
 def _records(c: ColumnProfile) -> int:
