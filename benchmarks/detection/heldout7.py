@@ -17,6 +17,7 @@ from corpusbase import (
     _after_gaps,
     _counts,
     _holidays,
+    _rank_quantile,
     _rdata,
     _rdata_by_row_name,
     _source,
@@ -70,8 +71,7 @@ def rainibk() -> RealTable:
     ensemble forecast of it, one row a day, 2000-2013 (the date is R's row name)."""
     table, dates = _rdata_by_row_name("crch", "RainIbk")
     rain = table["rain"].to_pylist()
-    ordered = sorted(r for r in rain if r is not None)
-    heavy = ordered[int(RAIN_TOP * (len(ordered) - 1))]
+    heavy = _rank_quantile((r for r in rain if r is not None), RAIN_TOP)
     events: dict[dt.date, Event] = {}
     for day, r in zip(dates, rain, strict=True):
         if r is not None and r > heavy:

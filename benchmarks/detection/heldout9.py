@@ -11,17 +11,23 @@ from __future__ import annotations
 import datetime as dt
 
 import pyarrow.csv as pacsv
-from corpusbase import _add_holidays, _counts, _holidays, _rdata, _source, _volume_events
+from corpusbase import (
+    _add_holidays,
+    _counts,
+    _daily_means,
+    _holidays,
+    _incomplete_days,
+    _rank_quantile,
+    _rdata,
+    _season_starts,
+    _source,
+    _volume_events,
+    _ymd,
+)
 from heldout3 import _us_extra
 from realdata import Event, RealTable, _package_dir, _split
 
 __all__ = ["cdcbirths", "grinnell", "hawks", "imperial", "movielens"]
-
-
-def _top(values: list[float], share: float) -> float:
-    """The value at ``share`` (a quantile) of ``values``, sorted, by rank (no interpolation)."""
-    ordered = sorted(values)
-    return ordered[int(share * (len(ordered) - 1))]
 
 
 MOVIELENS_BURST = 5.0
@@ -57,23 +63,10 @@ def hawks() -> RealTable:
     """Stat2Data's ``Hawks``: hawks caught, measured and released at Lake MacBride, Iowa
     (by Cornell College), one row per bird, by capture day, the autumns of 1992-2003."""
     table = _rdata("Stat2Data", "Hawks")
-    dates = [
-        dt.date(int(y), int(m), int(d))
-        for y, m, d in zip(
-            table["Year"].to_pylist(),
-            table["Month"].to_pylist(),
-            table["Day"].to_pylist(),
-            strict=True,
-        )
-    ]
+    dates = _ymd(table, "Year", "Month", "Day")
     counts = _counts(dates)
     events: dict[dt.date, Event] = {}
-    seasons: dict[int, list[dt.date]] = {}
-    for day in counts:
-        seasons.setdefault(day.year, []).append(day)
-    for days in seasons.values():
-        for day in days[:3]:
-            events[day] = Event("a season's first capture days (months after the last)", False)
+    _season_starts(counts, events, "a season's first capture days (months after the last)")
     _volume_events(counts, 3.0, events, "birds", key=lambda _d: 0)
     return RealTable(
         name="hawks",
@@ -91,15 +84,7 @@ def grinnell() -> RealTable:
     """Stat2Data's ``GrinnellHouses``: houses sold in Grinnell, Iowa, one row per sale, by
     the day it closed, 2005-2015 (``Date`` is the same day counted from 1960-01-01)."""
     table = _rdata("Stat2Data", "GrinnellHouses")
-    dates = [
-        dt.date(int(y), int(m), int(d))
-        for y, m, d in zip(
-            table["YearSold"].to_pylist(),
-            table["MonthSold"].to_pylist(),
-            table["DaySold"].to_pylist(),
-            strict=True,
-        )
-    ]
+    dates = _ymd(table, "YearSold", "MonthSold", "DaySold")
     lo, hi = GRINNELL_YEARS
     events: dict[dt.date, Event] = {}
     for year in range(lo, hi + 1):
@@ -151,11 +136,8 @@ def imperial() -> RealTable:
     path = _package_dir("pvlib") / "data" / "soiling_hsu_example_inputs.csv"
     table = pacsv.read_csv(path)  # TimeStamp (a timestamp), rain, PM2_5, PM10
     dates = [v.date() for v in table["TimeStamp"].to_pylist()]
-    counts = _counts(dates)
     events: dict[dt.date, Event] = {}
-    for day, n in counts.items():
-        if n != IMPERIAL_DAY:
-            events[day] = Event(f"{n} of {IMPERIAL_DAY} hourly readings", n < IMPERIAL_DAY // 2)
+    _incomplete_days(_counts(dates), IMPERIAL_DAY, events, "hourly readings")
     rain: dict[dt.date, float] = {}
     for day, r in zip(dates, table["rain"].to_pylist(), strict=True):
         rain[day] = rain.get(day, 0.0) + (r or 0.0)
@@ -163,13 +145,9 @@ def imperial() -> RealTable:
         if mm > 0:
             events.setdefault(day, Event(f"rain: {mm:g} mm", False))
     for name in ("PM2_5", "PM10"):
-        sums: dict[dt.date, list[float]] = {}
-        for day, v in zip(dates, table[name].to_pylist(), strict=True):
-            if v is not None:
-                sums.setdefault(day, []).append(v)
-        means = {d: sum(v) / len(v) for d, v in sums.items()}
-        high = _top(list(means.values()), PM_TOP)
-        for day, mean in sorted(means.items()):
+        means = _daily_means(dates, table[name].to_pylist())
+        high = _rank_quantile(means.values(), PM_TOP)
+        for day, mean in means.items():
             if mean > high:
                 reason = f"{name}: a daily mean of {mean * 1e6:.1f} µg/m³ (top 1 %)"
                 events.setdefault(day, Event(reason, False))
