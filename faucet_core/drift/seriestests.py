@@ -241,11 +241,12 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     the same side. Among the baseline's k runs and this one, this run is then not the most
     extreme: its rank alone makes it unremarkable (a chance of 2 / (k + 1) or more), and
     with the run the band left out as a past incident it makes two runs that far out,
-    which the band already reads as the series' own tail (:data:`~faucet_core.drift.band.
-    MAX_LEFT_OUT`). The light day whose one record is a long-tailed draw (a breach a
-    hundred times the typical one, a film's list of eight languages) repeats such a run;
-    a scale change or a new kind of value goes past every run the baseline holds. Only on
-    runs of at most :data:`FEW_DRAWS` records, in the run and in the baseline's median run."""
+    which the band already reads as the series' own tail
+    (:data:`~faucet_core.drift.band.MAX_LEFT_OUT`). The light day whose one record is a
+    long-tailed draw (a breach a hundred times the typical one, a film's list of eight
+    languages) repeats such a run; a scale change or a new kind of value goes past every
+    run the baseline holds. Only on runs of at most :data:`FEW_DRAWS` records, in the run
+    and in the baseline's median run."""
     if _draws(test, test.profile) > FEW_DRAWS:
         return False
     if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
@@ -255,11 +256,6 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     if test.value < band.center:
         return any(v <= test.value for v in test.series)
     return False
-
-
-def _sample_size(test: SeriesTest) -> int:
-    """The records a sampled statistic was computed from."""
-    return _draws(test, test.profile)
 
 
 def _draws(test: SeriesTest, c: ColumnProfile) -> int:
@@ -300,7 +296,7 @@ def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
         band,
         tests=tests,
         records=non_null(test.profile) if test.factor != 1.0 else None,
-        sampled=_sample_size(test) if band.sampled else None,
+        sampled=_draws(test, test.profile) if band.sampled else None,
         one_draw=test.one_draw,
     )
     return DriftFinding(
