@@ -1,0 +1,122 @@
+"""A large sorted batch reaches the KLL sketch already compacted (``kll_batch``): the sketch
+it becomes counts every value once, moves no rank by more than its compactions allow, is
+unbiased, and the column's quantiles keep the sketch's rank error."""
+
+from __future__ import annotations
+
+import math
+
+import datasketches as ds
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faucet_core import profile
+from faucet_core.profile.kll_batch import COMPACT_FROM, compacted_sketch
+from faucet_core.profile.sketches import KLL_K
+
+from .helpers import KLL_RANK_ERROR, rank_error
+
+
+def _levels(sketch: ds.kll_doubles_sketch) -> int:
+    """How many times the batch was halved: the sketch's levels (byte 18 of its serialized
+    form) less one."""
+    return sketch.serialize()[18] - 1
+
+
+def _fewest_levels(n: int) -> int:
+    """The halvings that bring ``n`` values to at most 400 (one more may be needed so that
+    they fit a sketch of that many levels)."""
+    return max(0, math.ceil(math.log2(n / (2 * KLL_K))))
+
+
+def _worst_move(ordered: np.ndarray, sketch: ds.kll_doubles_sketch) -> float:
+    """The largest gap, in values, between the sketch's count at or below a point and the
+    true count, over every distinct value of the batch."""
+    points = np.unique(ordered)
+    true = np.searchsorted(ordered, points, side="right")
+    est = np.array([sketch.get_rank(float(p), inclusive=True) for p in points]) * ordered.size
+    return float(np.max(np.abs(np.rint(est) - true)))
+
+
+@pytest.mark.parametrize("n", [2 * KLL_K + 1, 667, 801, 4_095, COMPACT_FROM, 65_536, 100_003])
+def test_the_batch_sketch_counts_every_value_and_moves_ranks_within_its_levels(n: int) -> None:
+    rng = np.random.default_rng(n)
+    ordered = np.sort(rng.lognormal(1.0, 2.0, n))
+    sketch = compacted_sketch(ordered)
+    assert sketch.n == n
+    assert (sketch.get_min_value(), sketch.get_max_value()) == (ordered[0], ordered[-1])
+    assert sketch.get_rank(float(ordered[-1]), inclusive=True) == 1.0
+    h = _levels(sketch)
+    assert _fewest_levels(n) <= h <= _fewest_levels(n) + 1
+    assert sketch.num_retained <= 2 * KLL_K + h
+    assert _worst_move(ordered, sketch) <= 2**h - 1
+    # what the library writes back reads back the same
+    again = ds.kll_doubles_sketch.deserialize(sketch.serialize())
+    assert again.get_quantiles([0.1, 0.5, 0.9]) == sketch.get_quantiles([0.1, 0.5, 0.9])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(-3, 3).map(float),
+            st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False),
+        ),
+        min_size=2 * KLL_K + 1,
+        max_size=3_000,
+    )
+)
+def test_any_finite_batch_keeps_its_count_and_its_bound(values: list[float]) -> None:
+    ordered = np.sort(np.array(values, dtype=np.float64))
+    sketch = compacted_sketch(ordered)
+    assert sketch.n == ordered.size
+    assert (sketch.get_min_value(), sketch.get_max_value()) == (ordered[0], ordered[-1])
+    assert _worst_move(ordered, sketch) <= 2 ** _levels(sketch) - 1
+
+
+def test_the_compactions_start_at_random_so_ranks_are_unbiased() -> None:
+    # Always keeping the first of each pair would count the values at or below the
+    # median about 2**h / 2 too many on every batch; a random start moves it either way.
+    ordered = np.sort(np.random.default_rng(5).normal(size=20_001))
+    median = float(ordered[10_000])
+    sketches = [compacted_sketch(ordered) for _ in range(400)]
+    moves = [s.get_rank(median, inclusive=True) * ordered.size - 10_001 for s in sketches]
+    spread = 2 ** _levels(sketches[0])
+    assert abs(float(np.mean(moves))) < 0.1 * spread
+    assert float(np.std(moves)) > 0.05 * spread  # the start does vary
+
+
+def test_fewer_values_than_the_sketch_holds_are_refused() -> None:
+    with pytest.raises(ValueError, match="more than 400 values, got 400"):
+        compacted_sketch(np.arange(2 * KLL_K, dtype=np.float64))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_profiled_quantiles_keep_the_rank_error(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    data = np.concatenate([rng.normal(50, 5, 300_000), rng.exponential(3.0, 200_000)])
+    rng.shuffle(data)
+    numeric = profile(pa.table({"x": data}), threads=1)["x"].numeric
+    assert numeric is not None
+    ordered = np.sort(data)
+    for q, value in ((0.5, numeric.p50), (0.95, numeric.p95)):
+        assert rank_error(ordered, value, q) <= KLL_RANK_ERROR
+
+
+def test_a_profile_of_batches_merges_like_one_profile() -> None:
+    rng = np.random.default_rng(3)
+    data = rng.gamma(2.0, 10.0, 400_000)
+    whole = profile(pa.table({"x": data}), threads=1)
+    halves = profile(pa.table({"x": data[:200_000]}), threads=1).merge(
+        profile(pa.table({"x": data[200_000:]}), threads=1)
+    )
+    ordered = np.sort(data)
+    for result in (whole, halves):
+        numeric = result["x"].numeric
+        assert numeric is not None
+        assert rank_error(ordered, numeric.p50, 0.5) <= KLL_RANK_ERROR
+        assert rank_error(ordered, numeric.p95, 0.95) <= KLL_RANK_ERROR
+        assert (numeric.min, numeric.max) == (ordered[0], ordered[-1])
