@@ -35,11 +35,15 @@ import numpy as np
 
 from faucet_core.profile.sketches import KLL_K
 
-__all__ = ["COMPACT_FROM", "compacted_sketch"]
+__all__ = ["COMPACT_FROM", "INTEGER_RANGE_PER_VALUE", "batch_sketch", "compacted_sketch"]
 
 COMPACT_FROM = 16_384
 """Batches of at least this many values are compacted here; smaller ones are fed value by
 value (the update costs less than building a sketch for them)."""
+
+INTEGER_RANGE_PER_VALUE = 4
+"""A batch of integers spanning at most this many values per value it holds is counted
+(``numpy.bincount``, linear) instead of sorted."""
 
 _M = 8
 """The sketch's smallest level capacity (the library's default, which ``new_kll`` uses)."""
@@ -64,16 +68,12 @@ def _total_capacity(k: int, levels: int) -> int:
     return sum(max(_M, _level_capacity(k, levels - 1 - h)) for h in range(levels))
 
 
-def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sketch:
-    """A KLL sketch of ``ordered`` (finite float64 values in ascending order, more than
-    ``2 * k`` of them), compacted level by level until at most ``2 * k`` values remain and
-    they fit the item slots of a sketch of that many levels."""
-    n = int(ordered.size)
-    if n <= 2 * k:
-        raise ValueError(f"compacted_sketch needs more than {2 * k} values, got {n}")
+def _kept_ranks(n: int, k: int) -> list[np.ndarray]:
+    """The positions in sorted order that the compactions keep, level by level (views of
+    one ``arange``): at most one at each lower level, the rest on top."""
     levels: list[np.ndarray] = []
-    items = ordered
-    left = 0  # values left at the lower levels
+    items = np.arange(n)
+    left = 0  # positions left at the lower levels
     # at most 2k on top, and no more in all than a sketch of that many levels holds
     while items.size > 2 * k or left + items.size > _total_capacity(k, len(levels) + 1):
         odd = items.size % 2
@@ -81,9 +81,17 @@ def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sket
         left += odd
         items = items[odd + _random.getrandbits(1) :: 2]
     levels.append(items)
+    return levels
+
+
+def _sketch(
+    n: int, k: int, levels: list[np.ndarray], lo: float, hi: float
+) -> ds.kll_doubles_sketch:
+    """The sketch of ``n`` values given the values kept at each level, in the library's
+    serialized form read back by the library."""
     count = len(levels)
-    start = _total_capacity(k, count) - left - int(items.size)
-    offsets = [start]
+    retained = sum(int(level.size) for level in levels)
+    offsets = [_total_capacity(k, count) - retained]
     for level in levels[:-1]:
         offsets.append(offsets[-1] + int(level.size))
     header = struct.pack(
@@ -100,8 +108,53 @@ def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sket
         count,
         0,
         *offsets,
-        float(ordered[0]),
-        float(ordered[-1]),
+        lo,
+        hi,
     )
     body = np.concatenate(levels).astype("<f8", copy=False).tobytes()
     return ds.kll_doubles_sketch.deserialize(header + body)
+
+
+def _check_size(n: int, k: int) -> None:
+    if n <= 2 * k:
+        raise ValueError(f"a compacted sketch needs more than {2 * k} values, got {n}")
+
+
+def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sketch:
+    """A KLL sketch of ``ordered`` (finite float64 values in ascending order, more than
+    ``2 * k`` of them), compacted level by level until at most ``2 * k`` values remain and
+    they fit the item slots of a sketch of that many levels."""
+    n = int(ordered.size)
+    _check_size(n, k)
+    levels = [ordered[ranks] for ranks in _kept_ranks(n, k)]
+    return _sketch(n, k, levels, float(ordered[0]), float(ordered[-1]))
+
+
+def _integer_counts(values: np.ndarray, lo: float, hi: float) -> np.ndarray | None:
+    """How many of ``values`` equal each integer from ``lo`` to ``hi``, when they are all
+    integers exactly representable and their range is at most four times their number;
+    otherwise None."""
+    n = int(values.size)
+    if hi - lo > INTEGER_RANGE_PER_VALUE * n or max(-lo, hi) >= 2.0**53:
+        return None
+    whole = values.astype(np.int64)
+    if not np.array_equal(whole, values):
+        return None
+    return np.bincount(whole - int(lo), minlength=int(hi - lo) + 1)
+
+
+def batch_sketch(values: np.ndarray, lo: float, hi: float, k: int = KLL_K) -> ds.kll_doubles_sketch:
+    """A KLL sketch of a batch of finite float64 values in any order, more than ``2 * k``
+    of them, whose minimum and maximum are ``lo`` and ``hi``: the batch sorted (unless it
+    is in order already) and compacted; a batch of integers of a narrow range is counted
+    instead of sorted, and the kept positions read from the running counts."""
+    n = int(values.size)
+    _check_size(n, k)
+    if n > 1 and (values[1:] >= values[:-1]).all():  # in order already (an id, a time)
+        return compacted_sketch(values, k)
+    counts = _integer_counts(values, lo, hi)
+    if counts is None:
+        return compacted_sketch(np.sort(values), k)
+    running = np.cumsum(counts)
+    levels = [lo + np.searchsorted(running, ranks, side="right") for ranks in _kept_ranks(n, k)]
+    return _sketch(n, k, levels, lo, hi)

@@ -29,7 +29,7 @@ import numpy as np
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.hll_hash import Coupons, feed_changing
-from faucet_core.profile.kll_batch import COMPACT_FROM, compacted_sketch
+from faucet_core.profile.kll_batch import COMPACT_FROM, batch_sketch
 from faucet_core.profile.model import (
     ColumnProfile,
     JsonType,
@@ -134,19 +134,19 @@ class ColumnState:
         self.num_max = max(self.num_max, hi)
         if self._kll is None:
             self._kll = new_kll()
-        # The batch in ascending order: the sketch sees the same values (its error bound
-        # holds whatever their order), and numpy sorts without holding the GIL (columns
-        # profiled in threads overlap more). A batch already in order (an id, a time) is not
-        # sorted again. A large batch reaches the sketch compacted (see kll_batch); a small
-        # one value by value, its compactions then sorting runs already in order.
+        # A large batch reaches the sketch compacted (see kll_batch). A small one reaches
+        # it in ascending order: the sketch sees the same values (its error bound holds
+        # whatever their order), its compactions then sort runs already in order, and
+        # numpy sorts without holding the GIL (columns profiled in threads overlap more).
+        # A batch already in order (an id, a time) is not sorted again.
+        if n >= COMPACT_FROM:
+            self._kll.merge(batch_sketch(values, lo, hi))
+            return
         if not (values.size > 1 and (values[1:] >= values[:-1]).all()):
             values = np.sort(values)
-        if n >= COMPACT_FROM:
-            self._kll.merge(compacted_sketch(values))
-        else:
-            if not (values.flags.writeable and values.flags.c_contiguous):
-                values = np.array(values)  # the sketch takes writable arrays only
-            self._kll.update(values)
+        elif not (values.flags.writeable and values.flags.c_contiguous):
+            values = np.array(values)  # the sketch takes writable arrays only
+        self._kll.update(values)
 
     def add_nonfinite(self, count: int) -> None:
         self.nonfinite += count

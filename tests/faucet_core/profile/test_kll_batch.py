@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faucet_core import profile
-from faucet_core.profile.kll_batch import COMPACT_FROM, compacted_sketch
+from faucet_core.profile import kll_batch
+from faucet_core.profile.kll_batch import COMPACT_FROM, batch_sketch, compacted_sketch
 from faucet_core.profile.sketches import KLL_K
 
 from .helpers import KLL_RANK_ERROR, rank_error
@@ -92,6 +93,51 @@ def test_the_compactions_start_at_random_so_ranks_are_unbiased() -> None:
 def test_fewer_values_than_the_sketch_holds_are_refused() -> None:
     with pytest.raises(ValueError, match="more than 400 values, got 400"):
         compacted_sketch(np.arange(2 * KLL_K, dtype=np.float64))
+    with pytest.raises(ValueError, match="more than 400 values, got 3"):
+        batch_sketch(np.array([1.0, 2.0, 3.0]), 1.0, 3.0)
+
+
+def _both_ways(values: np.ndarray, seed: int) -> tuple[bytes, bytes]:
+    """The batch sketch of ``values`` and the sketch of them sorted, from the same coin
+    flips."""
+    kll_batch._random.seed(seed)
+    batch = batch_sketch(values, float(values.min()), float(values.max())).serialize()
+    kll_batch._random.seed(seed)
+    return batch, compacted_sketch(np.sort(values)).serialize()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(1).integers(1, 21, 65_536),  # a quantity
+        np.random.default_rng(2).integers(0, 200_000, 65_536),  # ids with repeats
+        np.random.default_rng(3).integers(-5_000, 5_000, 30_001),  # negative too
+        np.random.default_rng(4).integers(0, 10**9, 20_000),  # too wide: sorted
+        np.random.default_rng(5).normal(size=20_000),  # not integers: sorted
+        np.concatenate([np.arange(20_000), [2.0**53 + 2]]),  # beyond exact: sorted
+        np.arange(50_000)[::-1],  # descending
+        np.arange(50_000),  # ascending: taken as it is
+    ],
+    ids=["quantity", "ids", "negative", "wide", "floats", "huge", "descending", "ascending"],
+)
+def test_a_batch_in_any_order_gives_the_sketch_of_its_sorted_values(values: np.ndarray) -> None:
+    batch, ordered = _both_ways(values.astype(np.float64), seed=17)
+    assert batch == ordered
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(-(2**40), 2**40),
+    st.integers(1, 2_000),
+    st.integers(2 * KLL_K + 1, 5_000),
+    st.integers(0, 2**32),
+)
+def test_integers_counted_give_the_sketch_of_their_sorted_values(
+    low: int, span: int, n: int, seed: int
+) -> None:
+    values = np.random.default_rng(seed).integers(low, low + span, n).astype(np.float64)
+    batch, ordered = _both_ways(values, seed)
+    assert batch == ordered
 
 
 @pytest.mark.parametrize("seed", range(8))
