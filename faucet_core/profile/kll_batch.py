@@ -35,15 +35,22 @@ import numpy as np
 
 from faucet_core.profile.sketches import KLL_K
 
-__all__ = ["COMPACT_FROM", "INTEGER_RANGE_PER_VALUE", "batch_sketch", "compacted_sketch"]
+__all__ = ["COMPACT_FROM", "MAX_DECIMALS", "RANGE_PER_VALUE", "batch_sketch", "compacted_sketch"]
 
 COMPACT_FROM = 16_384
 """Batches of at least this many values are compacted here; smaller ones are fed value by
 value (the update costs less than building a sketch for them)."""
 
-INTEGER_RANGE_PER_VALUE = 4
-"""A batch of integers spanning at most this many values per value it holds is counted
-(``numpy.bincount``, linear) instead of sorted."""
+RANGE_PER_VALUE = 4
+"""A batch of whole numbers of ``1 / 10**d`` spanning at most this many such numbers per
+value it holds is counted (``numpy.bincount``, linear) instead of sorted."""
+
+MAX_DECIMALS = 6
+"""The most decimal places a counted batch may have."""
+
+_PROBE = 64
+"""Values tried first at each number of decimal places (most batches of measurements fail
+at once)."""
 
 _M = 8
 """The sketch's smallest level capacity (the library's default, which ``new_kll`` uses)."""
@@ -130,31 +137,55 @@ def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sket
     return _sketch(n, k, levels, float(ordered[0]), float(ordered[-1]))
 
 
-def _integer_counts(values: np.ndarray, lo: float, hi: float) -> np.ndarray | None:
-    """How many of ``values`` equal each integer from ``lo`` to ``hi``, when they are all
-    integers exactly representable and their range is at most four times their number;
-    otherwise None."""
+def _decimal_counts(
+    values: np.ndarray, lo: float, hi: float
+) -> tuple[float, int, np.ndarray] | None:
+    """``(scale, first, counts)`` when every value is a whole number of ``1 / scale``
+    (``scale`` a power of ten up to ``10 ** MAX_DECIMALS``) that reads back exactly, and the
+    whole numbers span at most :data:`RANGE_PER_VALUE` per value: ``counts[i]`` values equal
+    ``(first + i) / scale``. Otherwise None.
+
+    ``v -> rint(v * scale)`` never reverses an order, and when ``rint(v * scale) / scale``
+    gives back each ``v`` it maps no two values to one number, so counting the numbers
+    counts the values in order."""
     n = int(values.size)
-    if hi - lo > INTEGER_RANGE_PER_VALUE * n or max(-lo, hi) >= 2.0**53:
-        return None
-    whole = values.astype(np.int64)
-    if not np.array_equal(whole, values):
-        return None
-    return np.bincount(whole - int(lo), minlength=int(hi - lo) + 1)
+    head = values[:_PROBE]
+    for digits in range(MAX_DECIMALS + 1):
+        scale = 10.0**digits
+        if (hi - lo) * scale > RANGE_PER_VALUE * n or max(-lo, hi) * scale >= 2.0**53:
+            return None  # more digits only widen the range
+        if not np.array_equal(np.rint(head * scale) / scale, head):
+            continue
+        whole = np.rint(values * scale)
+        if not np.array_equal(whole / scale, values):
+            continue
+        numbers = whole.astype(np.int64)
+        first = int(np.rint(lo * scale))
+        return (
+            scale,
+            first,
+            np.bincount(numbers - first, minlength=int(np.rint(hi * scale)) - first + 1),
+        )
+    return None
 
 
 def batch_sketch(values: np.ndarray, lo: float, hi: float, k: int = KLL_K) -> ds.kll_doubles_sketch:
     """A KLL sketch of a batch of finite float64 values in any order, more than ``2 * k``
     of them, whose minimum and maximum are ``lo`` and ``hi``: the batch sorted (unless it
-    is in order already) and compacted; a batch of integers of a narrow range is counted
-    instead of sorted, and the kept positions read from the running counts."""
+    is in order already) and compacted; a batch of whole numbers or decimals of a narrow
+    range (:func:`_decimal_counts`) is counted instead of sorted, and the values at the
+    kept positions read from the running counts."""
     n = int(values.size)
     _check_size(n, k)
     if n > 1 and (values[1:] >= values[:-1]).all():  # in order already (an id, a time)
         return compacted_sketch(values, k)
-    counts = _integer_counts(values, lo, hi)
-    if counts is None:
+    counted = _decimal_counts(values, lo, hi)
+    if counted is None:
         return compacted_sketch(np.sort(values), k)
+    scale, first, counts = counted
     running = np.cumsum(counts)
-    levels = [lo + np.searchsorted(running, ranks, side="right") for ranks in _kept_ranks(n, k)]
+    levels = [
+        (first + np.searchsorted(running, ranks, side="right")) / scale
+        for ranks in _kept_ranks(n, k)
+    ]
     return _sketch(n, k, levels, lo, hi)

@@ -117,12 +117,49 @@ def _both_ways(values: np.ndarray, seed: int) -> tuple[bytes, bytes]:
         np.concatenate([np.arange(20_000), [2.0**53 + 2]]),  # beyond exact: sorted
         np.arange(50_000)[::-1],  # descending
         np.arange(50_000),  # ascending: taken as it is
+        np.round(np.random.default_rng(6).lognormal(3.0, 1.0, 65_536), 2),  # prices
+        np.round(np.random.default_rng(7).normal(12.0, 8.0, 20_000), 1),  # temperatures
+        np.round(np.random.default_rng(8).random(20_000) / 100, 6),  # 6 places
+        np.round(np.random.default_rng(9).random(20_000) / 1000, 7),  # 7: sorted
+        np.round(np.random.default_rng(9).normal(0.0, 1.0, 20_000), 6),  # too wide: sorted
+        np.concatenate([np.round(np.random.default_rng(10).random(20_000), 2), [0.125]]),
     ],
-    ids=["quantity", "ids", "negative", "wide", "floats", "huge", "descending", "ascending"],
+    ids=[
+        "quantity",
+        "ids",
+        "negative",
+        "wide",
+        "floats",
+        "huge",
+        "descending",
+        "ascending",
+        "prices",
+        "temperatures",
+        "six-places",
+        "seven-places",
+        "six-places-wide",
+        "one-more-digit",
+    ],
 )
-def test_a_batch_in_any_order_gives_the_sketch_of_its_sorted_values(values: np.ndarray) -> None:
-    batch, ordered = _both_ways(values.astype(np.float64), seed=17)
+def test_a_batch_in_any_order_gives_the_sketch_of_its_sorted_values(
+    values: np.ndarray, request: pytest.FixtureRequest
+) -> None:
+    values = values.astype(np.float64)
+    batch, ordered = _both_ways(values, seed=17)
     assert batch == ordered
+    counted = kll_batch._decimal_counts(values, float(values.min()), float(values.max()))
+    name = request.node.callspec.id
+    assert (counted is not None) == (name in COUNTED), name
+    if counted is not None:
+        assert counted[2].sum() == values.size
+
+
+COUNTED = {
+    *("quantity", "ids", "negative", "descending", "ascending", "prices", "temperatures"),
+    *("six-places", "one-more-digit"),  # the last at three places, after two fail
+}
+"""The batches above that can be counted, not sorted (``batch_sketch`` takes ``ascending``
+as it is, before counting)."""
 
 
 @settings(max_examples=80, deadline=None)
@@ -138,6 +175,25 @@ def test_integers_counted_give_the_sketch_of_their_sorted_values(
     values = np.random.default_rng(seed).integers(low, low + span, n).astype(np.float64)
     batch, ordered = _both_ways(values, seed)
     assert batch == ordered
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(-(10**9), 10**9),
+    st.integers(1, 5_000),
+    st.integers(0, 7),
+    st.integers(2 * KLL_K + 1, 5_000),
+    st.integers(0, 2**32),
+)
+def test_decimals_counted_give_the_sketch_of_their_sorted_values(
+    low: int, span: int, places: int, n: int, seed: int
+) -> None:
+    whole = np.random.default_rng(seed).integers(low, low + span, n)
+    values = whole / 10.0**places
+    batch, ordered = _both_ways(values, seed)
+    assert batch == ordered
+    if places <= kll_batch.MAX_DECIMALS and span <= kll_batch.RANGE_PER_VALUE * n:
+        assert kll_batch._decimal_counts(values, values.min(), values.max()) is not None
 
 
 @pytest.mark.parametrize("seed", range(8))
