@@ -1,4 +1,4 @@
-"""The real-data corpus: fifty-five public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: sixty public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -26,6 +26,7 @@ import heldout6
 import heldout7
 import heldout8
 import heldout9
+import heldout10
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -340,12 +341,33 @@ CORPUS: dict[str, Entry] = {
         Entry("nyse", "tune", "one row a day (the Dow and the exchange)", heldout8.nyse),
         Entry("goldsilver", "tune", "one row a day (metal prices)", heldout8.goldsilver),
         Entry("lincoln", "tune", "one row a day (highs and lows)", heldout8.lincoln),
-        # the ninth held-out half (corpus.md, declared 2026-12-02 before any run on it)
-        Entry("movielens", "held-out", "event log (film ratings) with text", heldout9.movielens),
-        Entry("hawks", "held-out", "event log (birds caught), light, wide", heldout9.hawks),
-        Entry("grinnell", "held-out", "event log (house sales), light, wide", heldout9.grinnell),
-        Entry("cdcbirths", "held-out", "one row a day (US births)", heldout9.cdcbirths),
-        Entry("imperial", "held-out", "sensor (hourly rain and PM), narrow", heldout9.imperial),
+        # the ninth held-out half (declared 2026-12-02), tune since the tenth was declared
+        Entry("movielens", "tune", "event log (film ratings) with text", heldout9.movielens),
+        Entry("hawks", "tune", "event log (birds caught), light, wide", heldout9.hawks),
+        Entry("grinnell", "tune", "event log (house sales), light, wide", heldout9.grinnell),
+        Entry("cdcbirths", "tune", "one row a day (US births)", heldout9.cdcbirths),
+        Entry("imperial", "tune", "sensor (hourly rain and PM), narrow", heldout9.imperial),
+        # the tenth held-out half (corpus.md, declared 2026-12-02 before any run on it)
+        Entry(
+            "seattleweather",
+            "held-out",
+            "one row a day (weather, a summary word)",
+            heldout10.seattleweather,
+        ),
+        Entry(
+            "seattletemps",
+            "held-out",
+            "sensor (hourly temperature), narrow",
+            heldout10.seattletemps,
+        ),
+        Entry("sftemps", "held-out", "sensor (hourly temperature), narrow", heldout10.sftemps),
+        Entry(
+            "crspday",
+            "held-out",
+            "one row a day (returns of 3 stocks, an index)",
+            heldout10.crspday,
+        ),
+        Entry("arca", "held-out", "one row a day (an index's prices)", heldout10.arca),
     )
 }
 """In the order of corpus.md."""
