@@ -53,8 +53,10 @@ test: lint typecheck promtool chromium
 
 # The compat environments install faucet from its built wheel and run this subset: real
 # `dagster asset materialize` runs through the IO manager to a WARN, a sensor tick,
-# `faucet plan --impact`, `faucet serve` answering requests and the dg component.
+# `faucet plan --impact`, `faucet serve` answering requests and the dg component; and the
+# quantile sketch faucet writes in datasketches' serialized form, read back by each end.
 COMPAT_TESTS := tests/faucet_dagster/test_compat.py tests/faucet_dagster/test_cli.py \
+	tests/faucet_core/profile/test_kll_batch_format.py \
 	tests/faucet_dagster/plan/test_cli.py tests/faucet_dagster/server/test_cli_serve.py::test_serve_process[1]
 # The interpreters: pyenv's (its shims answer only for the global version), else on PATH.
 PY_OLDEST ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.10.*/bin/python3.10))),python3.10)
