@@ -1,24 +1,26 @@
-"""A large sorted batch handed to the KLL quantile sketch already compacted.
+"""A large batch handed to the KLL quantile sketch already compacted.
 
-Feeding a KLL sketch one value at a time costs about 20 ns a value (the sketch's update loop,
-holding the GIL), a large part of profiling a numeric column. A batch arrives sorted anyway
-(:meth:`ColumnState.add_numbers` sorts it), and the sketch's own first step on a sorted
-buffer is a *compaction*: keep every other value, starting at a random one of the first
-two, at twice the weight; a buffer of odd length keeps its first value where it is. Done
-here on the whole batch, as strided views of the sorted array, until at most ``2 * k``
-values are left, the result is a sketch of the batch with at most one value at each of the
-lower levels and the rest on top, which is merged into the column's sketch (the merge
-compacts further as the sketch's own schedule asks).
+Feeding a KLL sketch one value at a time costs about 20 ns a value (the sketch's update
+loop, holding the GIL), a large part of profiling a numeric column. The sketch's own first
+step on a sorted buffer is a *compaction*: keep every other value, starting at a random one
+of the first two, at twice the weight; a buffer of odd length keeps its first value where
+it is. Done here on the whole batch, sorted (or, for whole numbers and short decimals of a
+narrow range, counted), as strided views of its positions, until at most ``2 * k`` values
+are left, the result is a sketch of the batch with at most one value at each of the lower
+levels and the rest on top, which is merged into the column's sketch (the merge compacts
+further as the sketch's own schedule asks).
 
 Accuracy: compacting a sorted buffer of weight-``w`` values moves the count of values at or
 below any point by at most ``w`` (those values form a prefix; keeping every other one of a
-prefix of length p keeps p/2 rounded either way), with the random start making the move zero
-on average. Over the ``h`` levels done here a batch's ranks move by at most ``2**h - 1`` values
-(at most 255 for a 65,536-value batch, 0.39 % of it, and under 0.1 % in practice), and the
-batch's total weight is exactly its size. The sketch itself then compacts fewer, larger
-buffers than it would have, so the merged sketch's rank error stays within the bound that
-:func:`datasketches.kll_doubles_sketch.get_normalized_rank_error` states for ``k`` (checked in
-``tests/faucet_core/profile/test_kll_batch.py``).
+prefix of length p keeps p/2 rounded either way), with the random start making the move
+zero on average. Over the ``h`` levels done here a batch's ranks move by at most
+``2**h - 1`` values (at most 255 for a 65,536-value batch, 0.39 % of it; over 65 points of
+a normal batch the largest move averaged 0.28 %), and the batch's total weight is exactly
+its size. The moves of separate batches are independent and cancel on average. The sketch
+itself then compacts fewer, larger buffers than it would have, so the merged sketch's rank
+error stays within the bound that
+:func:`datasketches.kll_doubles_sketch.get_normalized_rank_error` states for ``k`` (checked
+in ``tests/faucet_core/profile/test_kll_batch.py``).
 
 The batch sketch is written in the KLL sketch's serialized form (the library's documented,
 language-independent binary layout, version 1) and read back with its own ``deserialize``,
