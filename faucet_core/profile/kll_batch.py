@@ -179,7 +179,7 @@ def batch_sketch(values: np.ndarray, lo: float, hi: float, k: int = KLL_K) -> ds
     kept positions read from the running counts."""
     n = int(values.size)
     _check_size(n, k)
-    if n > 1 and (values[1:] >= values[:-1]).all():  # in order already (an id, a time)
+    if (values[1:] >= values[:-1]).all():  # in order already (an id, a time)
         return compacted_sketch(values, k)
     counted = _decimal_counts(values, lo, hi)
     if counted is None:
