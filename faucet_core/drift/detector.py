@@ -21,7 +21,10 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
    unchanged format, move with the calendar;
 9. ``counts_follow_the_values``: the distinct count of a column whose every value is
    listed, in the run and the baseline, is what the value tests judge value by value;
-10. ``root_cause``: one finding per column, headed by its most specific cause.
+10. ``rescale``: a column whose numbers changed JSON type (whole to fractional) with no
+    finding on its level gets its extreme when a rescale moved it beyond every baseline
+    run by a factor of ten or more;
+11. ``root_cause``: one finding per column, headed by its most specific cause.
 
 The rules that clear a candidate finding (a normal weekday, a calm day of readings, an
 extreme of fewer draws, ...) are counted under their names in ``Detection.cleared``.
@@ -38,6 +41,7 @@ from faucet_core.config import ProfilingConfig
 from faucet_core.drift.labels import label_finding, label_value, names_run_date
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
+from faucet_core.drift.rescale import NUMERIC_TYPES, rescale_finding
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.rows import (
     VOLUME_TESTS,
@@ -294,6 +298,25 @@ def _clear_metric(d: Detection, metric: DriftMetric, columns: set[str], rule: st
     d.findings = kept
 
 
+def _rescale(d: Detection) -> None:
+    """A column whose numbers changed JSON type and whose mean and extremes no test
+    found gets its rescaled extreme, when there is one (:mod:`faucet_core.drift.rescale`)."""
+    scaled = {f.column for f in d.findings if f.metric in _LEVEL_METRICS}
+    retyped = {
+        f.column: str(f.value_key)
+        for f in d.findings
+        if f.metric is DriftMetric.TYPE_MIX and f.value_key in NUMERIC_TYPES
+    }
+    for h in d.columns:
+        if h.name in retyped and h.name not in scaled:
+            found = rescale_finding(h.name, h.column, h.past, retyped[h.name])
+            if found is not None:
+                d.findings.append(found)
+
+
+_LEVEL_METRICS = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
+
+
 def _root_cause(d: Detection) -> None:
     order = {name: index + 1 for index, name in enumerate(d.current.columns)}
     d.findings.sort(key=lambda f: (order.get(f.column, 0), _METRIC_ORDER[f.metric]))
@@ -311,6 +334,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("lengths_follow_the_mix", _lengths_follow_the_mix),
     ("lengths_follow_the_calendar", _lengths_follow_the_calendar),
     ("counts_follow_the_values", _counts_follow_the_values),
+    ("rescale", _rescale),
     ("root_cause", _root_cause),
 )
 """The detection pipeline, in order (see the module docstring)."""

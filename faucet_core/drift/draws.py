@@ -12,8 +12,9 @@ test's share of the budget is cleared (never raised):
   chance that all n records stay on the inner side of it, ``F(x)^n`` for a maximum, with
   n the run's records counted as independent draws (:func:`effective_draws`: hourly
   readings of one calm day are not 24 independent draws), with
-  ``F`` the share of the baseline's pooled values at or below ``x`` from the merged KLL
-  sketches, taken at the far end of the sketch's rank error so that it can only clear
+  ``F`` the share of the baseline's pooled values at or below ``x`` from the runs' KLL
+  sketches pooled item by item (no merge: the same baseline gives the same answer),
+  taken at the far end of the sketch's rank error so that it can only clear
   less (:func:`inward_chance`);
 * an extreme that moved **outward** beyond a baseline that always held the same extreme
   (a maximum code of 4 in every run; every identifier 3 characters long), by no more than
@@ -39,12 +40,14 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import datasketches as ds
+import numpy as np
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.model import ColumnProfile
-from faucet_core.profile.sketches import load_kll, new_kll
+from faucet_core.profile.sketches import load_kll
 
 __all__ = [
     "beyond_constant_chance",
@@ -219,7 +222,7 @@ def records_beyond(current: ColumnProfile, value: float, *, high: bool) -> int |
 def point_mass(past: Sequence[ColumnProfile]) -> tuple[float, float, int, int] | None:
     """The value most of the baseline's pooled numbers hold, if one does: (the value, the
     share of the pooled numbers at it, how many lie above it, how many below), read at
-    the pooled median from the merged KLL sketch; None without readable sketches. The
+    the pooled median of the runs' KLL sketches; None without readable sketches. The
     counts beyond are the sketch's estimates (exact below its k items)."""
     found = _pooled(past)
     if found is None:
@@ -242,7 +245,7 @@ def off_value_score(
     """How far ``x`` lies beyond the baseline's numbers off ``value`` on one side (above
     it, ``high``), in standard deviations of their log distance from ``value``: the
     size of a rainy day's rain against the rainy days' rain, on the ratio scale that
-    amounts keep. Read from the merged KLL sketch at evenly spaced ranks of that side
+    amounts keep. Read from the runs' pooled KLL sketches at evenly spaced ranks of that side
     (at most 64); None without readable sketches or with fewer than two such numbers."""
     found = _pooled(past)
     if found is None or x == value:
@@ -271,11 +274,51 @@ def off_value_score(
     return (distance - center) / spread
 
 
-def _pooled(past: Sequence[ColumnProfile]) -> tuple[ds.kll_doubles_sketch, int] | None:
-    """The baseline's numbers in one merged KLL sketch, and how many there are; None when
+@dataclass(frozen=True)
+class _Pool:
+    """The baseline's numbers as the union of its runs' sketch items, each with its
+    weight: the pooled distribution that a merged sketch estimates, without the merge's
+    random compactions (the same baseline always gives the same answers) and without
+    its extra rank error. ``error`` bounds the pool's normalized rank error: the runs'
+    own errors weighted by their numbers (0 when every run's sketch holds all its
+    numbers)."""
+
+    values: np.ndarray
+    """The items, sorted."""
+    cumulative: np.ndarray
+    """The items' weights summed in that order."""
+    error: float
+
+    @property
+    def weight(self) -> float:
+        return float(self.cumulative[-1])
+
+    def normalized_rank_error(self, pmf: bool) -> float:
+        return self.error
+
+    def is_estimation_mode(self) -> bool:
+        return self.error > 0.0
+
+    def get_rank(self, value: float, inclusive: bool = True) -> float:
+        """The share of the pooled numbers below ``value`` (at or below, ``inclusive``)."""
+        index = int(np.searchsorted(self.values, value, side="right" if inclusive else "left"))
+        return float(self.cumulative[index - 1]) / self.weight if index else 0.0
+
+    def get_quantile(self, rank: float) -> float:
+        """The smallest pooled number whose inclusive rank reaches ``rank``."""
+        index = int(np.searchsorted(self.cumulative, rank * self.weight, side="left"))
+        return float(self.values[min(index, self.values.size - 1)])
+
+    def get_quantiles(self, ranks: Sequence[float]) -> list[float]:
+        return [self.get_quantile(r) for r in ranks]
+
+
+def _pooled(past: Sequence[ColumnProfile]) -> tuple[_Pool, int] | None:
+    """The baseline's numbers pooled (:class:`_Pool`), and how many there are; None when
     a run's sketch is missing or unreadable, or no run held a number."""
-    pooled = new_kll()
+    items: list[tuple[float, int]] = []
     total = 0
+    error = 0.0
     for c in past:
         if c.numeric is None or c.numeric.count <= 0:
             continue  # a run with no numbers adds nothing to the pool
@@ -283,15 +326,25 @@ def _pooled(past: Sequence[ColumnProfile]) -> tuple[ds.kll_doubles_sketch, int] 
         if not isinstance(text, str):
             return None
         try:
-            pooled.merge(load_kll(text, c.name))
+            sketch = load_kll(text, c.name)
         except SketchError:
             return None
+        if sketch.is_empty():
+            continue
+        items.extend(sketch)
+        if sketch.is_estimation_mode():
+            error += sketch.normalized_rank_error(False) * sketch.n
         total += c.numeric.count
-    return None if pooled.is_empty() else (pooled, total)
+    if not items:
+        return None
+    pairs = np.array(items, dtype=np.float64)
+    order = np.argsort(pairs[:, 0], kind="stable")
+    weights = np.cumsum(pairs[order, 1])
+    return _Pool(pairs[order, 0], weights, error / float(weights[-1])), total
 
 
 def _beyond(
-    sketch: ds.kll_doubles_sketch, value: float, count: int, high: bool, side: float
+    sketch: ds.kll_doubles_sketch | _Pool, value: float, count: int, high: bool, side: float
 ) -> int:
     """How many of a sketch's ``count`` numbers lie beyond ``value``, at the end of its
     rank error that ``side`` names (+1: more, -1: fewer)."""

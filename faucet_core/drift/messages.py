@@ -170,6 +170,31 @@ def type_mix_message(column: str, json_type: str, share: float, most: float, run
     )
 
 
+def rescale_message(
+    column: str,
+    statistic: str,
+    value: float,
+    center: float,
+    band: tuple[float, float],
+    runs: int,
+    *,
+    whole: bool,
+) -> str:
+    """A rescaled column's extreme (:mod:`faucet_core.drift.rescale`): how many times
+    it is from the baseline's median, the range of the baseline's runs, and the type
+    change that came with it."""
+    factor = abs(value / center)
+    way = "larger" if factor > 1 else "smaller"
+    factor = max(factor, 1.0 / factor)
+    turned = "fractional numbers became whole" if whole else "whole numbers became fractional"
+    low, high = (fmt_number(b, statistic) for b in band)
+    return (
+        f"{column}.{statistic}: {statistic} {fmt_number(value, statistic)} vs baseline median "
+        f"{fmt_number(center, statistic)} — {fmt_number(round(factor, 1))} times {way}, beyond "
+        f"every one of {_runs(runs)} ({low} to {high}), as {turned}: a rescale"
+    )
+
+
 def new_value_message(column: str, value: Any, share: float, runs: int) -> str:
     return (
         f"{column}.new_value: value {fmt_value(value)} is {share:.1%} of the run; never among "

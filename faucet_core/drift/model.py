@@ -65,6 +65,9 @@ class DriftTest(str, Enum):
     """A value or JSON type's share of the run (type_mix, new_value, vanished_value)."""
     PSI = "psi"
     """Population stability index against psi_threshold."""
+    RATIO = "ratio"
+    """A rescale: how many times the run's extreme is from the baseline's median, beyond
+    every baseline run, against the factor it had to reach (:mod:`faucet_core.drift.rescale`)."""
 
 
 class DriftScale(str, Enum):

@@ -158,7 +158,7 @@ def _share(value: float | None) -> str:
 
 def _center(f: NotifiedFinding) -> str:
     d = f.finding
-    if d.test is DriftTest.IQR:
+    if d.test in (DriftTest.IQR, DriftTest.RATIO):
         name = "median"
     elif d.test is DriftTest.FLOOR:
         name = "constant"
@@ -174,6 +174,9 @@ def _score(f: NotifiedFinding) -> str:
         change = abs(d.value - d.baseline_center)
         return f"change {_num(change, d.statistic)} > floor {floor}"
     shown, bound = score_and_limit(d.score, d.threshold)
+    if d.test is DriftTest.RATIO:
+        way = "smaller" if abs(d.value) < abs(d.baseline_center) else "larger"
+        return f"{shown} times {way} than the median, above the {bound} factor"
     unit = "sigma" if d.test is DriftTest.ZSCORE else "IQR beyond the quartiles"
     return f"{shown} {unit}, above the {bound} limit"
 

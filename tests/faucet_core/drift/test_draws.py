@@ -7,11 +7,18 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pyarrow as pa
 import pytest
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import detect_drift
-from faucet_core.drift.draws import beyond_constant_chance, inward_chance, outward_chance
+from faucet_core.drift.draws import (
+    beyond_constant_chance,
+    inward_chance,
+    off_value_score,
+    outward_chance,
+    point_mass,
+)
 
 CONFIG = ProfilingConfig()
 
@@ -131,3 +138,36 @@ def test_detect_drift_a_reading_past_its_usual_cap_within_its_spread_is_chance()
     # every reading x100: not chance
     scaled = profile([{"vis": v * 100} for v in (10.0, 3.0, 7.0, 9.0, 2.0)])
     assert "vis" in {f.column for f in detect_drift(scaled, baseline, CONFIG)}
+
+
+def _readings(seed: int, rows: int = 600) -> TableProfile:
+    """More numbers a run than a KLL sketch keeps exactly (it compacts above 200)."""
+    rng = random.Random(seed)
+    return profile(pa.table({"rain": [round(rng.expovariate(1.0), 2) for _ in range(rows)]}))
+
+
+def test_the_pooled_baseline_gives_the_same_answer_every_time() -> None:
+    # a merged sketch compacts at random: pooling the runs' items does not
+    past = [_readings(seed).columns["rain"] for seed in range(20)]
+    now = _readings(99, rows=5).columns["rain"]
+    answers = {
+        (
+            inward_chance(now, past, 0.4, high=True),
+            beyond_constant_chance(now, past, 0.9, high=True),
+            point_mass(past),
+            off_value_score(past, 0.0, 3.0, high=True),
+        )
+        for _ in range(40)
+    }
+    assert len(answers) == 1
+
+
+def test_a_pool_of_exact_sketches_is_the_pooled_numbers() -> None:
+    runs = [[1.0, 2.0, 2.0], [2.0, 5.0], [7.0]]
+    past = [profile(pa.table({"x": r})).columns["x"] for r in runs]
+    value, share, above, below = point_mass(past) or (None, 0.0, 0, 0)
+    assert (value, share, above, below) == (2.0, 0.5, 2, 1)  # 3 of 6 numbers are 2
+    # all 3 draws at or below 5 from 5 of 6 pooled numbers, with no rank error
+    assert inward_chance(
+        profile(pa.table({"x": [5.0] * 3})).columns["x"], past, 5.0, high=True
+    ) == (pytest.approx((5 / 6) ** 3))

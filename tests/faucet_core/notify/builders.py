@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from faucet_core.config import OnDrift
@@ -131,6 +132,40 @@ def floor_change(column: str = "status") -> DriftFinding:
         statistic="distinct",
         sensitivity=3.0,
         floor=1.0,
+    )
+
+
+def rescale(column: str = "cc") -> DriftFinding:
+    """A count divided by 1,000 on a light day (as :mod:`faucet_core.drift.rescale`
+    writes it), the type mix it came with as evidence."""
+    return DriftFinding(
+        column=column,
+        metric=DriftMetric.MAX,
+        message=f"{column}.max: max 0.035 vs baseline median 6 — 171.4 times smaller, beyond "
+        "every one of 20 baseline runs (1 to 35), as whole numbers became fractional: a rescale",
+        value=0.035,
+        baseline_center=6.0,
+        baseline_spread=0.0,
+        score=171.43,
+        threshold=10.0,
+        test=DriftTest.RATIO,
+        baseline_runs=20,
+        statistic="max",
+        scale=DriftScale.LOG,
+        expected_low=1.0,
+        expected_high=35.0,
+        evidence=(
+            replace(
+                type_mix(column),
+                message=f"{column}.type_mix: 100.0% of the run is number; at most 0.0% in 20 "
+                "baseline runs",
+                value=1.0,
+                score=1.0,
+                baseline_runs=20,
+                value_key="number",
+                share=1.0,
+            ),
+        ),
     )
 
 

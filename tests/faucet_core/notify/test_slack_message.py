@@ -29,6 +29,7 @@ from tests.faucet_core.notify.builders import (
     notification,
     null_rate,
     psi,
+    rescale,
     type_mix,
 )
 from tests.faucet_core.notify.golden import assert_fixture
@@ -42,6 +43,7 @@ CASES = {
     "new_value_in_partition": notification(NotifiedFinding.of(new_value(), partition="2026-09-24")),
     "type_mix": notification(type_mix()),
     "psi": notification(psi()),
+    "rescale": notification(rescale()),
     "floor_on_fail": notification(floor_change(), on_drift=OnDrift.FAIL, severity=Severity.ERROR),
     "classified_new_value": notification(
         NotifiedFinding.of(new_value("email", "ann@example.com"), classified=True)
