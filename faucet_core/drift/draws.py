@@ -55,6 +55,7 @@ __all__ = [
     "design_effect",
     "effective_draws",
     "inward_chance",
+    "long_tail_chance",
     "off_value_score",
     "outward_chance",
     "point_mass",
@@ -85,6 +86,42 @@ def inward_chance(
         inside = 1.0 - pooled.get_rank(value, False) - error  # the share at or above
     inside = min(max(inside, 0.0), 1.0)
     return float(inside**n)
+
+
+def long_tail_chance(
+    past: Sequence[ColumnProfile], value: float, draws: int, *, high: bool
+) -> float | None:
+    """The chance that at least one of ``draws`` numbers drawn from the baseline's pooled
+    numbers lies at or beyond ``value`` on its long side (above it, ``high``), from an
+    exponential tail above the pooled median whose rate is learned from the m pooled
+    numbers beyond the median: the posterior predictive of that tail is
+    ``(1 + y / S) ** -m`` for ``y`` past the median and ``S`` the numbers' summed
+    distances from it, a Lomax law, heavier than any one exponential because a rate
+    learned from m numbers is uncertain. None without readable sketches, when fewer than
+    two pooled numbers lie beyond the median on that side, when that side is not the
+    pool's longer one, or when it leads toward zero from numbers all on one side of it:
+    a fall of positive amounts toward zero (births a day divided by 1,000) is a ratio,
+    which an additive tail would reach too easily, and stays judged by its band."""
+    found = _pooled(past)
+    if found is None or draws < 1:
+        return None
+    pool, _ = found
+    median = pool.get_quantile(0.5)
+    low, high_end = float(pool.values[0]), float(pool.values[-1])
+    if (high_end - median) <= (median - low) if high else (median - low) <= (high_end - median):
+        return None
+    if (low >= 0.0 and not high) or (high_end <= 0.0 and high):
+        return None  # toward zero from one side of it: a ratio, which no such tail reaches
+    beyond = pool.values > median if high else pool.values < median
+    weights = np.diff(pool.cumulative, prepend=0.0)[beyond]
+    m = float(weights.sum())
+    distance = float(np.abs(pool.values[beyond] - median) @ weights)
+    if m < 2.0 or distance <= 0.0:
+        return None
+    y = value - median if high else median - value
+    share = m / pool.weight
+    one = share if y <= 0.0 else share * (1.0 + y / distance) ** -m
+    return float(1.0 - (1.0 - one) ** draws)
 
 
 def design_effect(past: Sequence[ColumnProfile]) -> float:

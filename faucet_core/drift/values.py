@@ -210,7 +210,9 @@ def new_values(
             continue
         if complete:
             law = law or _NewValueLaw.of(past)
-            if law.chance(share, current.rows) >= judge.alpha:
+            if law.chance(share, current.rows) >= judge.alpha and not _takes_a_members_place(
+                share, current, past, judge.alpha
+            ):
                 judge.cleared["share_within_chance"] += 1
                 continue
         elif not beyond_chance(share, edge, current.rows, judge.volatility, judge.limit):
@@ -236,6 +238,25 @@ def new_values(
             )
         )
     return findings
+
+
+def _takes_a_members_place(
+    share: float, current: ValueList, past: Sequence[ValueList], alpha: float
+) -> bool:
+    """A new value that holds exactly the records of a panel's member (a value whose
+    count was fixed in every baseline run, :func:`fixed_count`) that the run no longer
+    lists, or of all such members together: one city of five renamed, two cities' rows
+    written under one new name, a ticker replaced. The members' absence is already
+    beyond chance; the value in its place is what changed, and a person fixes the name,
+    not the gap. A new value the column's own rate of new values explains is still
+    cleared when no member is missing or the counts differ."""
+    records = round(share * current.rows)
+    if records < 1 or current.truncated:
+        return False
+    members = set(past[0].shares).intersection(*(lst.shares for lst in past[1:]))
+    missing = [fixed_count(key, past, alpha) for key in members if key not in current.shares]
+    counts = [c for c in missing if c is not None]
+    return records in counts or (len(counts) > 1 and records == sum(counts))
 
 
 FIXED_COUNT_MIN_RUNS = 5

@@ -86,3 +86,26 @@ def test_a_number_held_for_days_is_no_panel_key() -> None:
         for e in (f, *f.evidence)
     }
     assert "vanished_value" not in judged
+
+
+@pytest.mark.parametrize(
+    "cities",
+    [
+        ["Auckland", "Wellington", "Chicago", "Mumbai", "San Diego"],  # Beijing renamed
+        ["Auckland", "Elsewhere", "Chicago", "Elsewhere", "San Diego"],  # two under one name
+    ],
+    ids=["one_renamed", "two_under_one_name"],
+)
+def test_a_new_name_in_a_missing_members_place_heads_the_finding(cities: list[str]) -> None:
+    baseline = [_day(s, CITIES) for s in range(20)]
+    (finding,) = [f for f in detect_drift(_day(99, cities), baseline, CONFIG) if f.column == "city"]
+    assert finding.metric.value == "new_value"  # the name is what a person fixes
+    assert {e.metric.value for e in finding.evidence} == {"vanished_value"}
+
+
+def test_a_new_name_that_fills_no_members_place_is_judged_by_the_columns_rate() -> None:
+    baseline = [_day(s, CITIES) for s in range(20)]
+    # a sixth city beside the five: no member is missing, so its one record of six is
+    # judged by how often the column brings new values (1 in 101 records): chance
+    extra = _day(99, [*CITIES, "Wellington"])
+    assert [f for f in detect_drift(extra, baseline, CONFIG) if f.column == "city"] == []

@@ -1,0 +1,95 @@
+"""A light run's number out on a long-tailed column's long side is judged by the tail the
+baseline's pooled numbers imply, with that tail's uncertainty (a Lomax predictive): one
+day's heavy rain or one large house sale is within it; x100 is not, nor is a heavy run
+that far out."""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+import pytest
+
+from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift import DriftMetric, detect_drift
+from faucet_core.drift.detector import run_detection
+from faucet_core.drift.draws import long_tail_chance
+
+CONFIG = ProfilingConfig()
+
+
+def _day(values: list[float], other: float = 0.0) -> TableProfile:
+    return profile(pa.table({"rain": values, "station": [f"s{other:.0f}"] * len(values)}))
+
+
+def _rain(seed: int) -> float:
+    """One day's rain, mm: dry on a quarter of the days, exponential otherwise."""
+    rng = random.Random(seed)
+    return 0.0 if rng.random() < 0.25 else round(rng.expovariate(1 / 4.0), 1)
+
+
+BASELINE = [_day([_rain(seed)]) for seed in range(20)]
+POOL = sorted(_rain(seed) for seed in range(20))
+
+
+def test_the_chance_is_the_lomax_predictive_of_the_tail_above_the_median() -> None:
+    past = [c.columns["rain"] for c in BASELINE]
+    median = POOL[(len(POOL) - 1) // 2]  # the smallest number whose rank reaches 1/2
+    beyond = [v - median for v in POOL if v > median]
+    m, total = len(beyond), sum(beyond)
+    y = 40.0 - median
+    one = m / len(POOL) * (1 + y / total) ** -m
+    assert long_tail_chance(past, 40.0, 1, high=True) == pytest.approx(one)
+    assert long_tail_chance(past, 40.0, 2, high=True) == pytest.approx(1 - (1 - one) ** 2)
+    # at or inside the median's side, the chance is the share beyond the median
+    assert long_tail_chance(past, median, 1, high=True) == pytest.approx(m / len(POOL))
+
+
+def test_the_short_side_of_positive_amounts_has_no_tail_chance() -> None:
+    past = [c.columns["rain"] for c in BASELINE]
+    assert long_tail_chance(past, 0.001, 1, high=False) is None
+
+
+def test_a_heavy_rain_day_after_a_window_of_showers_is_within_the_tail() -> None:
+    heavy = 2.5 * max(POOL)  # past every baseline day, within the tail's reach
+    detection = run_detection(_day([heavy]), BASELINE, CONFIG)
+    assert [f for f in detection.findings if f.column == "rain"] == []
+    assert detection.cleared["within_the_long_tail"] >= 1
+
+
+def test_a_rescale_goes_past_the_tail() -> None:
+    (finding,) = detect_drift(_day([100 * max(POOL)]), BASELINE, CONFIG)
+    assert finding.column == "rain"
+    assert finding.metric in (DriftMetric.MEAN, DriftMetric.MAX, DriftMetric.MIN)
+
+
+def test_a_heavy_run_is_not_a_draw() -> None:
+    # 30 readings a day: the mean averages over them, and a day that far out is an incident
+    rng = random.Random(1)
+    past = [_day([rng.expovariate(1 / 4.0) for _ in range(30)]) for _ in range(20)]
+    wet = _day([rng.expovariate(1 / 4.0) + 12.0 for _ in range(30)])
+    detection = run_detection(wet, past, CONFIG)
+    assert "rain" in {f.column for f in detection.findings}
+    assert detection.cleared["within_the_long_tail"] == 0
+
+
+def test_positive_amounts_falling_toward_zero_are_no_draw_of_the_tail() -> None:
+    # riders a day: weekdays near 15,000, weekends near 6,000 (the long side is the low one)
+    rng = random.Random(2)
+    riders = [rng.gauss(6_000 if d % 7 in (5, 6) else 15_000, 400) for d in range(20)]
+    past = [_day([r]) for r in riders]
+    columns = [p.columns["rain"] for p in past]
+    assert long_tail_chance(columns, 15.0, 1, high=False) is None
+    assert long_tail_chance(columns, 3_000.0, 1, high=False) is None
+    assert "rain" in {f.column for f in detect_drift(_day([riders[3] / 1000]), past, CONFIG)}
+
+
+def test_numbers_on_both_sides_of_zero_have_a_tail_either_way() -> None:
+    rng = random.Random(4)
+    returns = [rng.gauss(0.0, 1.0) ** 3 for _ in range(20)]  # long tails on both sides
+    columns = [_day([r]).columns["rain"] for r in returns]
+    median = sorted(returns)[9]  # the smallest number whose rank reaches one half
+    long_low = median - min(returns) > max(returns) - median
+    chance = long_tail_chance(columns, -50.0 if long_low else 50.0, 1, high=not long_low)
+    assert chance is not None
+    assert 0.0 < chance < 0.5
