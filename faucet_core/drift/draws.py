@@ -56,6 +56,7 @@ __all__ = [
     "effective_draws",
     "inward_chance",
     "long_tail_chance",
+    "long_tail_length_chance",
     "off_value_score",
     "outward_chance",
     "point_mass",
@@ -103,9 +104,39 @@ def long_tail_chance(
     a fall of positive amounts toward zero (births a day divided by 1,000) is a ratio,
     which an additive tail would reach too easily, and stays judged by its band."""
     found = _pooled(past)
-    if found is None or draws < 1:
+    return None if found is None else _tail_chance(found[0], value, draws, high)
+
+
+LENGTH_POOL_MIN = 5
+"""The fewest text lengths known exactly that a length's tail is learned from."""
+
+
+def long_tail_length_chance(
+    past: Sequence[ColumnProfile], value: float, draws: int, *, high: bool
+) -> float | None:
+    """:func:`long_tail_chance` for text lengths. No sketch holds lengths, but a run of
+    one or two texts holds them exactly (its shortest and longest): the pool is the
+    lengths of the baseline's runs of at most two texts. None with fewer than
+    :data:`LENGTH_POOL_MIN` of them, and as :func:`long_tail_chance` otherwise."""
+    lengths: list[float] = []
+    for c in past:
+        s = c.string
+        if s is None or s.count <= 0:
+            continue
+        if s.count == 1:
+            lengths.append(float(s.len_min))
+        elif s.count == 2:
+            lengths.extend((float(s.len_min), float(s.len_max)))
+    if len(lengths) < LENGTH_POOL_MIN:
         return None
-    pool, _ = found
+    values = np.sort(np.array(lengths))
+    pool = _Pool(values, np.arange(1.0, values.size + 1.0), 0.0)
+    return _tail_chance(pool, value, draws, high)
+
+
+def _tail_chance(pool: _Pool, value: float, draws: int, high: bool) -> float | None:
+    if draws < 1:
+        return None
     median = pool.get_quantile(0.5)
     low, high_end = float(pool.values[0]), float(pool.values[-1])
     if (high_end - median) <= (median - low) if high else (median - low) <= (high_end - median):

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
-from faucet_core.drift.draws import long_tail_chance
+from faucet_core.drift.draws import long_tail_chance, long_tail_length_chance
 from faucet_core.drift.extremes import (
     constant_left_by_chance,
     constant_length_left_by_chance,
@@ -241,35 +241,41 @@ def _clearing_rule(
 
 
 _LEVELS = frozenset({"mean", "min", "max"})
+_LENGTHS = frozenset({"len_mean", "len_max"})
 
 
 def within_the_long_tail(test: SeriesTest, band: Band, alpha: float) -> bool:
     """A light run's number out on the long side of a long-tailed column, where the
     baseline's pooled numbers reach with a chance above ``alpha``
-    (:func:`~faucet_core.drift.draws.long_tail_chance`): one house sale, one day's rain,
-    one breach is a draw of the column's values, and a 20-run window holds too few
-    draws to say how far its tail reaches: the tail's rate learned from them is
-    uncertain, and that uncertainty is what the chance carries. The run's mean, or its
-    extreme of at most :data:`FEW_DRAWS` records, past the side of the pool that is the
-    longer one; the mean only of a run of one record (it is then that record, and so are
-    its min and max, whichever way they moved). Only on
-    runs of at most :data:`FEW_DRAWS` records, in the run and in the baseline's median
-    run. A rescale (x100) goes far past the tail's reach; a fall toward zero of positive
-    amounts is on the short side and stays judged by its band."""
+    (:func:`~faucet_core.drift.draws.long_tail_chance`; for a text length, the lengths
+    of the baseline's runs of one or two texts,
+    :func:`~faucet_core.drift.draws.long_tail_length_chance`). One house sale, one day's
+    rain, one breach, one film's list of languages is a draw of the column's values, and
+    a 20-run window holds too few draws to say how far its tail reaches: the tail's rate
+    learned from them is uncertain, and that uncertainty is what the chance carries.
+    The run's mean (or mean length) of one record, which is also its min and max
+    whichever way they moved, or its extreme of at most :data:`FEW_DRAWS` records, past
+    the side of the pool that is the longer one. Only on runs of at most
+    :data:`FEW_DRAWS` records, in the run and in the baseline's median run. A rescale
+    (x100) goes far past the tail's reach; a fall toward zero of positive amounts is
+    never cleared and stays judged by its band."""
     statistic = test.spec.statistic
-    if statistic not in _LEVELS or test.factor != 1.0:
+    if statistic not in _LEVELS | _LENGTHS or test.factor != 1.0:
         return False
     draws = _draws(test, test.profile)
-    if draws > FEW_DRAWS or (statistic == "mean" and draws != 1):
+    if draws > FEW_DRAWS or (statistic in ("mean", "len_mean") and draws != 1):
         return False
     if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
         return False
     if test.value == band.center:
         return False
     high = test.value > band.center
-    if draws > 1 and ((statistic == "max" and not high) or (statistic == "min" and high)):
+    if draws > 1 and (
+        (statistic in ("max", "len_max") and not high) or (statistic == "min" and high)
+    ):
         return False  # an extreme of two that moved inward: the draws' own rule judges it
-    chance = long_tail_chance(test.past, test.value, max(draws, 1), high=high)
+    tail = long_tail_length_chance if statistic in _LENGTHS else long_tail_chance
+    chance = tail(test.past, test.value, max(draws, 1), high=high)
     return chance is not None and chance > alpha
 
 

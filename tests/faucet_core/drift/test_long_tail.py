@@ -13,7 +13,7 @@ import pytest
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftMetric, detect_drift
 from faucet_core.drift.detector import run_detection
-from faucet_core.drift.draws import long_tail_chance
+from faucet_core.drift.draws import long_tail_chance, long_tail_length_chance
 
 CONFIG = ProfilingConfig()
 
@@ -93,3 +93,28 @@ def test_numbers_on_both_sides_of_zero_have_a_tail_either_way() -> None:
     chance = long_tail_chance(columns, -50.0 if long_low else 50.0, 1, high=not long_low)
     assert chance is not None
     assert 0.0 < chance < 0.5
+
+
+def _film(language: str, seed: int) -> TableProfile:
+    return profile(pa.table({"Language": [language], "Runtime": [90 + seed % 40]}))
+
+
+LISTS = ["English, French", "English, Spanish, German", "French, Italian", "English, Hindi"]
+FILMS = [_film(LISTS[s % 4] if s % 5 == 0 else "English", s) for s in range(20)]
+
+
+def test_a_films_long_list_of_languages_is_within_the_lengths_tail() -> None:
+    many = "English, French, German, Italian, Spanish, Japanese"
+    detection = run_detection(_film(many, 3), FILMS, CONFIG)
+    assert [f for f in detection.findings if f.column == "Language"] == []
+    assert detection.cleared["within_the_long_tail"] >= 1
+    past = [p.columns["Language"] for p in FILMS]
+    assert long_tail_length_chance(past, float(len(many)), 1, high=True) is not None
+    # the short side of lengths (a truncation) has no tail chance
+    assert long_tail_length_chance(past, 2.0, 1, high=False) is None
+
+
+def test_heavy_runs_give_no_lengths_to_pool() -> None:
+    heavy = [profile(pa.table({"Language": ["English"] * 3})) for _ in range(20)]
+    past = [p.columns["Language"] for p in heavy]
+    assert long_tail_length_chance(past, 40.0, 1, high=True) is None
