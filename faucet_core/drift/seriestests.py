@@ -41,6 +41,7 @@ __all__ = [
     "SeriesTest",
     "judge_series",
     "judge_test",
+    "length_seen_before",
     "matched_by_a_past_run",
     "series_tests",
     "table_tail",
@@ -235,9 +236,35 @@ def _clearing_rule(
             return "new_extreme_by_chance"
     elif matched_by_a_past_run(test, band):
         return "matched_by_a_past_run"
+    if length_seen_before(test, band, alpha):
+        return "length_seen_before"
     if within_the_long_tail(test, band, alpha):
         return "within_the_long_tail"
     return None
+
+
+def length_seen_before(test: SeriesTest, band: Band, alpha: float) -> bool:
+    """A light run's one text whose length a baseline text already had, or went past, on
+    the side it moved to: the shortest and longest text of every baseline run are
+    lengths some record had, so a run of one text (a table of one or two records a day)
+    as short as one of them is a draw of lengths the baseline holds, with a chance of at
+    least 1 / (N + 1) among the N + 1 texts by rank. A capture time written ``9:23``
+    after twenty days of ``10:30``-style times, one of which was ``9:05``: the runs'
+    longest length never moved, but a record's did. Only on runs of one text, in a
+    baseline whose median run holds at most :data:`FEW_DRAWS`."""
+    if test.spec.metric is not DriftMetric.STRING_LENGTH or test.value == band.center:
+        return False
+    if _draws(test, test.profile) != 1:
+        return False
+    if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
+        return False
+    strings = [c.string for c in test.past if c.string is not None and c.string.count > 0]
+    texts = sum(s.count for s in strings)
+    if not strings or 1.0 / (texts + 1) <= alpha:
+        return False
+    if test.value > band.center:
+        return any(s.len_max >= test.value for s in strings)
+    return any(s.len_min <= test.value for s in strings)
 
 
 _LEVELS = frozenset({"mean", "min", "max"})

@@ -118,3 +118,28 @@ def test_heavy_runs_give_no_lengths_to_pool() -> None:
     heavy = [profile(pa.table({"Language": ["English"] * 3})) for _ in range(20)]
     past = [p.columns["Language"] for p in heavy]
     assert long_tail_length_chance(past, 40.0, 1, high=True) is None
+
+
+def _capture(times: list[str]) -> TableProfile:
+    return profile(pa.table({"CaptureTime": times, "Wing": [380.0 + len(t) for t in times]}))
+
+
+def _times(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return [f"{rng.randint(10, 16)}:{rng.randint(0, 59):02d}" for _ in range(count)]
+
+
+CAPTURES = [_capture(_times(s, 1 + s % 2)) for s in range(19)] + [
+    _capture(["9:05", *_times(99, 1)])  # one record of 4 characters: the runs' longest stayed 5
+]
+
+
+def test_a_length_a_baseline_text_already_had_is_a_draw_of_the_lengths() -> None:
+    detection = run_detection(_capture(["9:23"]), CAPTURES, CONFIG)
+    assert [f for f in detection.findings if f.column == "CaptureTime"] == []
+    assert detection.cleared["length_seen_before"] >= 1
+
+
+def test_a_length_no_baseline_text_had_is_not_seen_before() -> None:
+    detection = run_detection(_capture(["9"]), CAPTURES, CONFIG)
+    assert detection.cleared["length_seen_before"] == 0
