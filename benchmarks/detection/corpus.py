@@ -27,6 +27,7 @@ import heldout7
 import heldout8
 import heldout9
 import heldout10
+import heldout11
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -347,27 +348,27 @@ CORPUS: dict[str, Entry] = {
         Entry("grinnell", "tune", "event log (house sales), light, wide", heldout9.grinnell),
         Entry("cdcbirths", "tune", "one row a day (US births)", heldout9.cdcbirths),
         Entry("imperial", "tune", "sensor (hourly rain and PM), narrow", heldout9.imperial),
-        # the tenth held-out half (corpus.md, declared 2026-12-02 before any run on it)
+        # the tenth held-out half (declared 2026-12-02), tune since the eleventh was declared
         Entry(
             "seattleweather",
-            "held-out",
+            "tune",
             "one row a day (weather, a summary word)",
             heldout10.seattleweather,
         ),
         Entry(
-            "seattletemps",
-            "held-out",
-            "sensor (hourly temperature), narrow",
-            heldout10.seattletemps,
+            "seattletemps", "tune", "sensor (hourly temperature), narrow", heldout10.seattletemps
         ),
-        Entry("sftemps", "held-out", "sensor (hourly temperature), narrow", heldout10.sftemps),
+        Entry("sftemps", "tune", "sensor (hourly temperature), narrow", heldout10.sftemps),
         Entry(
-            "crspday",
-            "held-out",
-            "one row a day (returns of 3 stocks, an index)",
-            heldout10.crspday,
+            "crspday", "tune", "one row a day (returns of 3 stocks, an index)", heldout10.crspday
         ),
-        Entry("arca", "held-out", "one row a day (an index's prices)", heldout10.arca),
+        Entry("arca", "tune", "one row a day (an index's prices)", heldout10.arca),
+        # the eleventh held-out half (corpus.md, declared 2026-12-03 before any run on it)
+        Entry(
+            "stateswar", "held-out", "event log (states at war), light, wide", heldout11.stateswar
+        ),
+        Entry("auspolls", "held-out", "event log (opinion polls), light, wide", heldout11.auspolls),
+        Entry("cpus", "held-out", "event log (processor releases), light", heldout11.cpus),
     )
 }
 """In the order of corpus.md."""
