@@ -9,10 +9,13 @@ from dataclasses import replace
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import detect_drift
 from faucet_core.drift.draws import (
+    _pooled,
     beyond_constant_chance,
     inward_chance,
     off_value_score,
@@ -171,3 +174,29 @@ def test_a_pool_of_exact_sketches_is_the_pooled_numbers() -> None:
     assert inward_chance(
         profile(pa.table({"x": [5.0] * 3})).columns["x"], past, 5.0, high=True
     ) == (pytest.approx((5 / 6) ** 3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(1, 900), min_size=2, max_size=8),
+    st.integers(0, 2**16),
+    st.floats(0.0, 1.0),
+)
+def test_the_pool_ranks_within_the_runs_own_rank_error(
+    sizes: list[int], seed: int, where: float
+) -> None:
+    # runs of up to 900 numbers: some sketches hold them exactly, some compact
+    rng = random.Random(seed)
+    runs = [[round(rng.lognormvariate(0.0, 1.5), 3) for _ in range(n)] for n in sizes]
+    past = [profile(pa.table({"x": r})).columns["x"] for r in runs]
+    found = _pooled(past)
+    assert found is not None
+    pool, total = found
+    every = sorted(v for r in runs for v in r)
+    assert total == len(every)
+    x = every[int(where * (len(every) - 1))]
+    exact = sum(1 for v in every if v <= x) / len(every)
+    assert abs(pool.get_rank(x, True) - exact) <= pool.error + 1e-9
+    assert pool.error <= 0.02  # never more than one run's own error (1.65 % at k = 200)
+    if all(n <= 200 for n in sizes):
+        assert pool.error == 0.0  # every sketch holds its numbers exactly
