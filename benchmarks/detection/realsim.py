@@ -15,13 +15,13 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
 from corpus import CORPUS, load
-from corpusfaults import CORPUS_FAULTS, fault_context
+from corpusfaults import CORPUS_FAULTS, CorpusFault, FaultContext, fault_context
 from literal import literal_detect
 from lookalikes import lookalikes
 from simulate import IQR, ZSCORE, Finding
@@ -143,6 +143,41 @@ def fault_days(days: Sequence[dt.date], events: dict[dt.date, object]) -> list[i
     )
 
 
+@dataclass(frozen=True)
+class FaultTrial:
+    """One fault injected into one quiet judged day's table."""
+
+    fault: CorpusFault
+    column: str | None
+    """The column the fault edits (None for a fault on the table's rows)."""
+    day: int
+    """The day's index; its baseline is the ``ZSCORE.window`` days before it."""
+    table: pa.Table
+    """The day's table as the fault left it."""
+    changed: bool
+    """False when the edit left the table as it was (no fault injected, not a trial)."""
+
+
+def fault_trials(
+    tables: Sequence[pa.Table],
+    dates: Sequence[dt.date],
+    events: dict[dt.date, object],
+    ctx: FaultContext,
+) -> Iterator[FaultTrial]:
+    """Every fault on each of :func:`fault_days`, edited with its seeded draws, for each
+    fault whose column the table has."""
+    columns = {"numeric": ctx.numeric, "categorical": ctx.categorical}
+    chosen = fault_days(dates, events)
+    for index, fault in enumerate(CORPUS_FAULTS):
+        column = columns.get(fault.target)
+        if fault.target != "table" and column is None:
+            continue
+        for i in chosen:
+            lo = max(0, i - ZSCORE.window)
+            table = fault.edit(tables[i], ctx, tables[lo:i], np.random.default_rng([5, index, i]))
+            yield FaultTrial(fault, column, i, table, not table.equals(tables[i]))
+
+
 def _inject(
     result: RealResult,
     days: Sequence[tuple[dt.date, pa.Table]],
@@ -152,31 +187,26 @@ def _inject(
     tables = [t for _, t in days]
     ctx = fault_context(tables, result.date_columns)
     result.fault_columns = {"numeric": ctx.numeric, "categorical": ctx.categorical}
-    chosen = fault_days([d for d, _ in days], result.events)
     stats = [day_stats(d, t, ctx.numeric, ctx.categorical) for d, t in days]
     quiet = [i for i in range(ZSCORE.min_history, len(days)) if days[i][0] not in result.events]
     limits = thresholds(stats, quiet, window=ZSCORE.window)
     configs = {"faucet zscore": ZSCORE, "faucet iqr": IQR}
     for label in FAULT_DETECTORS:
         result.faults[label] = {f.name: [] for f in CORPUS_FAULTS}
-    for index, fault in enumerate(CORPUS_FAULTS):
-        if fault.target != "table" and result.fault_columns[fault.target] is None:
+    for trial in fault_trials(tables, [d for d, _ in days], result.events, ctx):
+        fault, i, table = trial.fault, trial.day, trial.table
+        lo = max(0, i - ZSCORE.window)
+        if not trial.changed:
+            result.unchanged[fault.name] = result.unchanged.get(fault.name, 0) + 1
             continue
-        for i in chosen:
-            lo = max(0, i - ZSCORE.window)
-            rng = np.random.default_rng([5, index, i])
-            table = fault.edit(tables[i], ctx, tables[lo:i], rng)
-            if table.equals(tables[i]):
-                result.unchanged[fault.name] = result.unchanged.get(fault.name, 0) + 1
-                continue
-            edited = profile(table)
-            score = fault_score(
-                fault.name, day_stats(days[i][0], table, ctx.numeric, ctx.categorical), stats[lo:i]
-            )
-            seen, trials = result.watcher.get(fault.name, (0, 0))
-            limit = limits.get(fault.name)
-            caught = score is not None and limit is not None and score > limit
-            result.watcher[fault.name] = (seen + caught, trials + 1)
-            for label in FAULT_DETECTORS:
-                found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
-                result.faults[label][fault.name].append((days[i][0], _found(found)))
+        edited = profile(table)
+        score = fault_score(
+            fault.name, day_stats(days[i][0], table, ctx.numeric, ctx.categorical), stats[lo:i]
+        )
+        seen, trials = result.watcher.get(fault.name, (0, 0))
+        limit = limits.get(fault.name)
+        caught = score is not None and limit is not None and score > limit
+        result.watcher[fault.name] = (seen + caught, trials + 1)
+        for label in FAULT_DETECTORS:
+            found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
+            result.faults[label][fault.name].append((days[i][0], _found(found)))

@@ -28,11 +28,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from corpus import CORPUS, load
-from corpusfaults import CORPUS_FAULTS, fault_context
+from corpusfaults import fault_context
 from realreport import _score
-from realsim import _found, fault_days, recorded_at
+from realsim import _found, fault_trials, recorded_at
 from simulate import ZSCORE
 
 from faucet_core import profile
@@ -52,10 +51,12 @@ Variant = tuple[tuple, tuple[str, ...]]
 
 
 def _variants(without_stages: Sequence[str], without_rules: Sequence[str]) -> dict[str, Variant]:
-    return {
-        "without": (tuple(s for s in STAGES if s[0] not in without_stages), tuple(without_rules)),
-        "with": (STAGES, ()),
-    }
+    """The detector as it is, and without the named stages and rules when any are named."""
+    variants: dict[str, Variant] = {"with": (STAGES, ())}
+    if without_stages or without_rules:
+        stages = tuple(s for s in STAGES if s[0] not in without_stages)
+        variants["without"] = (stages, tuple(without_rules))
+    return variants
 
 
 @contextmanager
@@ -93,22 +94,17 @@ def replay_table(name: str, variants: dict[str, Variant]) -> tuple[str, Replay]:
             found = _detect(variant, profiles[i], profiles[lo:i], times[i], times[lo:i])
             out["quiet"][key].append(_found(found))
     ctx = fault_context(tables, table.date_columns)
-    columns = {"numeric": ctx.numeric, "categorical": ctx.categorical}
-    for index, fault in enumerate(CORPUS_FAULTS):
-        column = columns.get(fault.target)
-        if fault.target != "table" and column is None:
-            continue
-        for i in fault_days([d for d, _ in days], table.events):
-            lo = max(0, i - ZSCORE.window)
-            edited = fault.edit(tables[i], ctx, tables[lo:i], np.random.default_rng([5, index, i]))
-            if edited.equals(tables[i]):
-                continue  # nothing was injected (the benchmark does not count it either)
-            current = profile(edited)
-            for key, variant in variants.items():
-                found = _detect(variant, current, profiles[lo:i], times[i], times[lo:i])
-                out["faults"].setdefault((fault.name, key), []).append(
-                    _score(fault, column, _found(found))
-                )
+    for trial in fault_trials(tables, [d for d, _ in days], table.events, ctx):
+        if not trial.changed:
+            continue  # nothing was injected (the benchmark does not count it either)
+        i = trial.day
+        lo = max(0, i - ZSCORE.window)
+        current = profile(trial.table)
+        for key, variant in variants.items():
+            found = _detect(variant, current, profiles[lo:i], times[i], times[lo:i])
+            out["faults"].setdefault((trial.fault.name, key), []).append(
+                _score(trial.fault, trial.column, _found(found))
+            )
     return name, out
 
 

@@ -41,7 +41,7 @@ from faucet_core.config import ProfilingConfig
 from faucet_core.drift.labels import label_finding, label_value, names_run_date
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
-from faucet_core.drift.rescale import NUMERIC_TYPES, rescale_finding
+from faucet_core.drift.rescale import LEVEL_METRICS, NUMERIC_TYPES, rescale_finding
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.rows import (
     VOLUME_TESTS,
@@ -301,7 +301,7 @@ def _clear_metric(d: Detection, metric: DriftMetric, columns: set[str], rule: st
 def _rescale(d: Detection) -> None:
     """A column whose numbers changed JSON type and whose mean and extremes no test
     found gets its rescaled extreme, when there is one (:mod:`faucet_core.drift.rescale`)."""
-    scaled = {f.column for f in d.findings if f.metric in _LEVEL_METRICS}
+    scaled = {f.column for f in d.findings if f.metric in LEVEL_METRICS}
     retyped = {
         f.column: str(f.value_key)
         for f in d.findings
@@ -312,9 +312,6 @@ def _rescale(d: Detection) -> None:
             found = rescale_finding(h.name, h.column, h.past, retyped[h.name])
             if found is not None:
                 d.findings.append(found)
-
-
-_LEVEL_METRICS = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
 
 
 def _root_cause(d: Detection) -> None:

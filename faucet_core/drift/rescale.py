@@ -28,7 +28,7 @@ from faucet_core.drift.messages import rescale_message
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftScale, DriftTest
 from faucet_core.profile.model import ColumnProfile, NumericStats
 
-__all__ = ["NUMERIC_TYPES", "RESCALE_FACTOR", "rescale_finding"]
+__all__ = ["LEVEL_METRICS", "NUMERIC_TYPES", "RESCALE_FACTOR", "rescale_finding"]
 
 RESCALE_FACTOR = 10.0
 """How many times smaller or larger than the baseline's median extreme a rescaled
@@ -36,6 +36,9 @@ column's extreme must be (a power of ten is the smallest rescale a unit change m
 
 NUMERIC_TYPES = frozenset({"integer", "number"})
 """The JSON types whose mix a rescale moves (whole numbers and fractions)."""
+
+LEVEL_METRICS = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
+"""The metrics of the values' level, which a rescale moves."""
 
 
 def _extreme(stats: NumericStats, metric: DriftMetric) -> float:

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from faucet_core.drift.model import DriftFinding, DriftMetric
-from faucet_core.drift.rescale import NUMERIC_TYPES
+from faucet_core.drift.rescale import LEVEL_METRICS, NUMERIC_TYPES
 
 __all__ = ["ROOT_CAUSE_ORDER", "one_per_column"]
 
@@ -79,22 +79,19 @@ def _outside_band(finding: DriftFinding) -> float:
     return 0.0
 
 
-_SCALE = frozenset({DriftMetric.MEAN, DriftMetric.MIN, DriftMetric.MAX})
-
-
 def _scale_is_the_cause(group: list[DriftFinding]) -> bool:
     """Numbers that turned from whole to fractional (or back) because their scale moved
     (amounts divided by 1,000): the values' level is what a person fixes, the JSON type
     only follows it."""
     return any(
         f.metric is DriftMetric.TYPE_MIX and f.value_key in NUMERIC_TYPES for f in group
-    ) and any(f.metric in _SCALE for f in group)
+    ) and any(f.metric in LEVEL_METRICS for f in group)
 
 
 def _rank_scale_first(finding: DriftFinding) -> tuple[float, float]:
     if finding.metric is DriftMetric.TYPE_MIX and finding.value_key in NUMERIC_TYPES:
         return (_RANK[DriftMetric.MAX] + 0.5, -_margin(finding))
-    if finding.metric in _SCALE:  # before the nulls and lengths the rescale also moved
+    if finding.metric in LEVEL_METRICS:  # before the nulls and lengths the rescale also moved
         return (_RANK[DriftMetric.TYPE_MIX] + 0.5 + _RANK[finding.metric] / 100, -_margin(finding))
     return _rank(finding)
 

@@ -256,7 +256,7 @@ def length_seen_before(test: SeriesTest, band: Band, alpha: float) -> bool:
         return False
     if _draws(test, test.profile) != 1:
         return False
-    if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
+    if not _light_baseline(test):
         return False
     strings = [c.string for c in test.past if c.string is not None and c.string.count > 0]
     texts = sum(s.count for s in strings)
@@ -292,7 +292,7 @@ def within_the_long_tail(test: SeriesTest, band: Band, alpha: float) -> bool:
     draws = _draws(test, test.profile)
     if draws > FEW_DRAWS or (statistic in ("mean", "len_mean") and draws != 1):
         return False
-    if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
+    if not _light_baseline(test):
         return False
     if test.value == band.center:
         return False
@@ -319,13 +319,19 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     and in the baseline's median run."""
     if _draws(test, test.profile) > FEW_DRAWS:
         return False
-    if statistics.median(_draws(test, c) for c in test.past) > FEW_DRAWS:
+    if not _light_baseline(test):
         return False
     if test.value > band.center:
         return any(v >= test.value for v in test.series)
     if test.value < band.center:
         return any(v <= test.value for v in test.series)
     return False
+
+
+def _light_baseline(test: SeriesTest) -> bool:
+    """The baseline's median run holds at most :data:`FEW_DRAWS` records of ``test``'s
+    statistic: each run's statistic is a draw or two of the column's values."""
+    return statistics.median(_draws(test, c) for c in test.past) <= FEW_DRAWS
 
 
 def _draws(test: SeriesTest, c: ColumnProfile) -> int:

@@ -253,10 +253,15 @@ def _takes_a_members_place(
     records = round(share * current.rows)
     if records < 1 or current.truncated:
         return False
-    members = set(past[0].shares).intersection(*(lst.shares for lst in past[1:]))
+    members = _in_every_run(past)
     missing = [fixed_count(key, past, alpha) for key in members if key not in current.shares]
     counts = [c for c in missing if c is not None]
     return records in counts or (len(counts) > 1 and records == sum(counts))
+
+
+def _in_every_run(past: Sequence[ValueList]) -> set[ValueKey]:
+    """The values every baseline run listed (``past`` not empty)."""
+    return set(past[0].shares).intersection(*(lst.shares for lst in past[1:]))
 
 
 FIXED_COUNT_MIN_RUNS = 5
@@ -304,9 +309,7 @@ def vanished_values(
     if not past:
         return []
     min_share = judge.min_share
-    common = set(past[0].shares)
-    for lst in past[1:]:
-        common &= set(lst.shares)
+    common = _in_every_run(past)
     findings: list[DriftFinding] = []
     gone = [(min(lst.shares[k] for lst in past), k) for k in common if k not in current.shares]
     for least, key in sorted(gone, key=lambda item: -item[0]):
