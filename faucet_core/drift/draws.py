@@ -146,13 +146,57 @@ def _tail_chance(pool: _Pool, value: float, draws: int, high: bool) -> float | N
     beyond = pool.values > median if high else pool.values < median
     weights = np.diff(pool.cumulative, prepend=0.0)[beyond]
     m = float(weights.sum())
-    distance = float(np.abs(pool.values[beyond] - median) @ weights)
-    if m < 2.0 or distance <= 0.0:
+    if m < 2.0:
+        return None
+    values = pool.values[beyond]
+    tail = _exponential_tail(np.abs(values - median), weights)
+    if tail is None:
         return None
     y = value - median if high else median - value
-    share = m / pool.weight
-    one = share if y <= 0.0 else share * (1.0 + y / distance) ** -m
+    if median != 0.0 and (median > 0.0) == high:  # away from zero: the tail may be a ratio's
+        ratio = _exponential_tail(np.log(values / median), weights)
+        far = -1 if high else 0
+        if ratio is not None and _ratio_likelier(values, weights, median, far):
+            tail = ratio
+            y = math.log(value / median) if y > 0.0 else 0.0
+    one = _lomax(m / pool.weight, y, tail[0], m)
     return float(1.0 - (1.0 - one) ** draws)
+
+
+def _ratio_likelier(values: np.ndarray, weights: np.ndarray, median: float, far: int) -> bool:
+    """Whether the numbers past the median are likelier under the exponential law of their
+    ratio to it than under that of their distance (one rate each; as a density of the
+    numbers, the ratio's carries the Jacobian 1 / |y|), with and without the farthest one
+    (at ``far``): a choice that one number makes alone is not made."""
+    for kept in (slice(None), slice(None, -1) if far == -1 else slice(1, None)):
+        v, w = values[kept], weights[kept]
+        if float(w.sum()) < 2.0:
+            return False
+        additive = _exponential_tail(np.abs(v - median), w)
+        ratio = _exponential_tail(np.log(v / median), w)
+        if additive is None or ratio is None:
+            return False
+        if ratio[1] - float(np.log(np.abs(v)) @ w) <= additive[1]:
+            return False
+    return True
+
+
+def _lomax(share: float, y: float, total: float, m: float) -> float:
+    """The chance of a number ``y`` or more past the tail's start: ``share`` of the numbers
+    lie past it, and past it an exponential law whose rate m numbers summing to ``total``
+    left uncertain (the Lomax predictive)."""
+    return share if y <= 0.0 else share * (1.0 + y / total) ** -m
+
+
+def _exponential_tail(distances: np.ndarray, weights: np.ndarray) -> tuple[float, float] | None:
+    """The summed distances of a tail's numbers past its start, and the log-likelihood of
+    those distances under the exponential law whose rate is their mean's inverse; None
+    when they sum to nothing."""
+    total = float(distances @ weights)
+    if total <= 0.0:
+        return None
+    m = float(weights.sum())
+    return total, m * math.log(m / total) - m
 
 
 def design_effect(past: Sequence[ColumnProfile]) -> float:

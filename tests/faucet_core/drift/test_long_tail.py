@@ -5,10 +5,13 @@ that far out."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftMetric, detect_drift
@@ -143,3 +146,75 @@ def test_a_length_a_baseline_text_already_had_is_a_draw_of_the_lengths() -> None
 def test_a_length_no_baseline_text_had_is_not_seen_before() -> None:
     detection = run_detection(_capture(["9"]), CAPTURES, CONFIG)
     assert detection.cleared["length_seen_before"] == 0
+
+
+def _breach(i: int) -> float:
+    """The ``i``-th of 20 breach sizes, people affected: the quantiles of a power law
+    (Pareto, index 0.6, from 500 on), spread over orders of magnitude."""
+    return float(round(500 * (1 - (i + 0.5) / 20) ** (-1 / 0.6)))
+
+
+BREACHES = [
+    _day([_breach(i)])
+    for i in (7, 13, 2, 19, 5, 11, 0, 16, 9, 3, 14, 8, 18, 1, 6, 12, 17, 4, 10, 15)
+]
+SIZES = sorted(_breach(i) for i in range(20))
+
+
+def test_sizes_spread_over_orders_of_magnitude_have_a_ratios_tail() -> None:
+    # the tail above the median is likelier as a ratio's than as an additive one: a breach
+    # 200 times the typical one, past every baseline run, is a draw of it
+    past = [c.columns["rain"] for c in BREACHES]
+    median = SIZES[(len(SIZES) - 1) // 2]
+    logs = [math.log(v / median) for v in SIZES if v > median]
+    m, total = len(logs), sum(logs)
+    big = 200 * median  # past every baseline run
+    one = m / len(SIZES) * (1 + math.log(big / median) / total) ** -m
+    assert long_tail_chance(past, big, 1, high=True) == pytest.approx(one)
+    detection = run_detection(_day([big]), BREACHES, CONFIG)
+    assert [f for f in detection.findings if f.column == "rain"] == []
+    assert detection.cleared["within_the_long_tail"] >= 1
+
+
+def test_an_additive_tail_keeps_its_law_when_it_fits_better() -> None:
+    # the showers' amounts past the median fit an exponential better than a ratio's law:
+    # the chance is the additive one (the first test), and x100 still goes past it
+    past = [c.columns["rain"] for c in BASELINE]
+    median = POOL[(len(POOL) - 1) // 2]
+    beyond = [v - median for v in POOL if v > median]
+    y = 100 * max(POOL) - median
+    additive = len(beyond) / len(POOL) * (1 + y / sum(beyond)) ** -len(beyond)
+    assert long_tail_chance(past, 100 * max(POOL), 1, high=True) == pytest.approx(additive)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(0.5, 1e6), min_size=6, max_size=30),
+    st.floats(1.0, 1e4),
+    st.floats(1.0, 1e4),
+)
+def test_the_tail_chance_is_a_chance_that_falls_outward(
+    sizes: list[float], a: float, b: float
+) -> None:
+    past = [_day([v]).columns["rain"] for v in sizes]
+    top = max(sizes)
+    near, far = top * min(a, b), top * max(a, b)
+    p_near = long_tail_chance(past, near, 1, high=True)
+    p_far = long_tail_chance(past, far, 1, high=True)
+    assert (p_near is None) == (p_far is None)
+    if p_near is not None and p_far is not None:
+        assert 0.0 <= p_far <= p_near <= 1.0
+
+
+def test_one_far_number_does_not_make_the_tail_a_ratios() -> None:
+    # 19 breaches of about 5,000 and one of 1,200,000: only that one number favours the
+    # ratio's law, so the additive one judges, and x1000 of a typical breach goes past it
+    rng = random.Random(11)
+    sizes = [float(round(rng.uniform(3_000, 7_000))) for _ in range(19)] + [1_200_000.0]
+    past = [_day([v]).columns["rain"] for v in sizes]
+    ordered = sorted(sizes)
+    median = ordered[9]
+    beyond = [v - median for v in ordered if v > median]
+    y = 5_000_000.0 - median
+    additive = len(beyond) / 20 * (1 + y / sum(beyond)) ** -len(beyond)
+    assert long_tail_chance(past, 5_000_000.0, 1, high=True) == pytest.approx(additive)
