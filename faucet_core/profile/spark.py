@@ -28,6 +28,7 @@ import dataclasses
 import json
 import warnings
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -112,7 +113,49 @@ def partial_payloads(
             counts = _run(projected, task)
             labels = decide_detectors(config.policy, [json.loads(c) for c in counts])
     job = partial(partial_profiles, _without_detectors(config), labels, names=kept)
-    return seed, _run(projected, job)
+    from faucet_core.profile.profiler import ARROW_BATCH_ROWS
+
+    with arrow_batches_of(df, ARROW_BATCH_ROWS):
+        return seed, _run(projected, job)
+
+
+BATCH_ROWS_CONF = "spark.sql.execution.arrow.maxRecordsPerBatch"
+"""The Spark setting that caps the rows of each Arrow batch a task is handed (10,000 by
+default; zero or less: no cap)."""
+
+
+@contextmanager
+def arrow_batches_of(df: Any, rows: int) -> Iterator[None]:
+    """While the profile job runs, Spark hands its tasks Arrow batches of ``rows`` rows,
+    the size the profiler works in, instead of regrouping its 10,000-row batches in the
+    task (a copy of every batch). The session's setting is raised only where it caps
+    batches below ``rows``, and put back as it was afterwards, even if the job fails; a
+    session whose settings cannot be read or changed is left as it is (the tasks then
+    regroup, as :func:`partial_profiles` always can)."""
+    conf, before = _raised_batch_cap(df, rows)
+    try:
+        yield
+    finally:
+        if conf is not None:
+            if before is None:
+                conf.unset(BATCH_ROWS_CONF)
+            else:
+                conf.set(BATCH_ROWS_CONF, before)
+
+
+def _raised_batch_cap(df: Any, rows: int) -> tuple[Any, str | None]:
+    """(the session's conf, the setting before) after raising the cap to ``rows``, or
+    (None, None) when it was left alone."""
+    try:
+        conf = df.sparkSession.conf
+        before = conf.get(BATCH_ROWS_CONF, None)
+        cap = int(before) if before is not None else 10_000
+        if not 0 < cap < rows:
+            return None, None
+        conf.set(BATCH_ROWS_CONF, str(rows))
+    except Exception:  # a session without readable or settable settings: left alone
+        return None, None
+    return conf, before
 
 
 # -- executor side ------------------------------------------------------------------------

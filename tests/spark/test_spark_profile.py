@@ -291,3 +291,42 @@ def test_high_cardinality_is_decided_after_the_merge(spark: Any) -> None:
     assert (got.high_cardinality, got.top_values) == (want.high_cardinality, want.top_values)
     assert (got.high_cardinality, got.top_values) == (True, None)
     assert got.distinct == pytest.approx(240, rel=HLL_RELATIVE_ERROR)
+
+
+def _largest_batch(df: Any) -> int:
+    def sizes(batches: Any) -> Any:
+        yield pa.RecordBatch.from_arrays(
+            [pa.array([max((b.num_rows for b in batches), default=0)], pa.int64())], names=["n"]
+        )
+
+    return max(r["n"] for r in df.mapInArrow(sizes, "n long").collect())
+
+
+def test_the_profile_job_asks_spark_for_the_profilers_batches(spark: Any) -> None:
+    from faucet_core.profile.profiler import ARROW_BATCH_ROWS
+    from faucet_core.profile.spark import BATCH_ROWS_CONF, arrow_batches_of
+
+    df = spark.range(0, 150_000, numPartitions=1)
+    assert spark.conf.get(BATCH_ROWS_CONF) == "10000"
+    assert _largest_batch(df) == 10_000
+    with arrow_batches_of(df, ARROW_BATCH_ROWS):
+        assert _largest_batch(df) == ARROW_BATCH_ROWS
+    assert spark.conf.get(BATCH_ROWS_CONF) == "10000"  # put back as it was
+    # a failed job puts it back too
+    with pytest.raises(RuntimeError), arrow_batches_of(df, ARROW_BATCH_ROWS):
+        raise RuntimeError("the job failed")
+    assert _largest_batch(df) == 10_000
+    # a user's larger cap (or none at all) is left as it is
+    for setting in ("200000", "0"):
+        spark.conf.set(BATCH_ROWS_CONF, setting)
+        try:
+            with arrow_batches_of(df, ARROW_BATCH_ROWS):
+                assert spark.conf.get(BATCH_ROWS_CONF) == setting
+                assert _largest_batch(df) == 150_000
+            assert spark.conf.get(BATCH_ROWS_CONF) == setting
+        finally:
+            spark.conf.unset(BATCH_ROWS_CONF)
+    # and the profile counts every row, in batches of the profiler's size
+    numeric = profile(df).columns["id"].numeric
+    assert numeric is not None
+    assert (numeric.count, numeric.min, numeric.max) == (150_000, 0, 149_999)
