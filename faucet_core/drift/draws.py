@@ -90,7 +90,7 @@ def inward_chance(
 
 
 def long_tail_chance(
-    past: Sequence[ColumnProfile], value: float, draws: int, *, high: bool
+    past: Sequence[ColumnProfile], value: float, draws: float, *, high: bool
 ) -> float | None:
     """The chance that at least one of ``draws`` numbers drawn from the baseline's pooled
     numbers lies at or beyond ``value`` on its long side (above it, ``high``), from an
@@ -134,7 +134,7 @@ def long_tail_length_chance(
     return _tail_chance(pool, value, draws, high)
 
 
-def _tail_chance(pool: _Pool, value: float, draws: int, high: bool) -> float | None:
+def _tail_chance(pool: _Pool, value: float, draws: float, high: bool) -> float | None:
     if draws < 1:
         return None
     median = pool.get_quantile(0.5)

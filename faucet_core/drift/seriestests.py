@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band, judge
-from faucet_core.drift.draws import long_tail_chance, long_tail_length_chance
+from faucet_core.drift.draws import effective_draws, long_tail_chance, long_tail_length_chance
 from faucet_core.drift.extremes import (
     constant_left_by_chance,
     constant_length_left_by_chance,
@@ -49,6 +49,11 @@ __all__ = [
 ]
 
 FEW_DRAWS = 2
+TAIL_DRAWS = 10
+"""The most records of a run (and of the baseline's median run) whose extreme
+:func:`within_the_long_tail` judges as the extreme of that many draws of the column's
+pooled values: an exact chance for independent draws, counted as fewer where the runs'
+means say the records cluster."""
 """A run of at most this many records (and a baseline whose median run has as few) reads
 its statistic off one or two draws of the column's values: a baseline run as far out is
 the column's tail (:func:`matched_by_a_past_run`). On runs of more records a statistic
@@ -281,18 +286,21 @@ def within_the_long_tail(test: SeriesTest, band: Band, alpha: float) -> bool:
     a 20-run window holds too few draws to say how far its tail reaches: the tail's rate
     learned from them is uncertain, and that uncertainty is what the chance carries.
     The run's mean (or mean length) of one record, which is also its min and max
-    whichever way they moved, or its extreme of at most :data:`FEW_DRAWS` records, past
-    the side of the pool that is the longer one. Only on runs of at most
-    :data:`FEW_DRAWS` records, in the run and in the baseline's median run. A rescale
-    (x100) goes far past the tail's reach; a fall toward zero of positive amounts is
-    never cleared and stays judged by its band."""
+    whichever way they moved, or its extreme of at most :data:`TAIL_DRAWS` records (as
+    that many draws, fewer where records cluster:
+    :func:`~faucet_core.drift.draws.effective_draws`), past the side of the pool that is
+    the longer one, in a baseline
+    whose median run holds at most :data:`TAIL_DRAWS` records. A mean of several records
+    is not judged here: a shift of all of them is what its band is for. A rescale (x100)
+    goes far past the tail's reach; a fall toward zero of positive amounts is never
+    cleared and stays judged by its band."""
     statistic = test.spec.statistic
     if statistic not in _LEVELS | _LENGTHS or test.factor != 1.0:
         return False
     draws = _draws(test, test.profile)
-    if draws > FEW_DRAWS or (statistic in ("mean", "len_mean") and draws != 1):
+    if draws > TAIL_DRAWS or (statistic in ("mean", "len_mean") and draws != 1):
         return False
-    if not _light_baseline(test):
+    if not _light_baseline(test, TAIL_DRAWS):
         return False
     if test.value == band.center:
         return False
@@ -301,8 +309,13 @@ def within_the_long_tail(test: SeriesTest, band: Band, alpha: float) -> bool:
         (statistic in ("max", "len_max") and not high) or (statistic == "min" and high)
     ):
         return False  # an extreme of two that moved inward: the draws' own rule judges it
-    tail = long_tail_length_chance if statistic in _LENGTHS else long_tail_chance
-    chance = tail(test.past, test.value, max(draws, 1), high=high)
+    if statistic in _LENGTHS:
+        chance = long_tail_length_chance(test.past, test.value, max(draws, 1), high=high)
+    else:
+        # records of one run as independent draws: fewer where the runs' means say they
+        # cluster (a run's extreme then reaches less far than that many draws would)
+        independent = effective_draws(max(draws, 1), test.past)
+        chance = long_tail_chance(test.past, test.value, independent, high=high)
     return chance is not None and chance > alpha
 
 
@@ -328,10 +341,10 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     return False
 
 
-def _light_baseline(test: SeriesTest) -> bool:
-    """The baseline's median run holds at most :data:`FEW_DRAWS` records of ``test``'s
-    statistic: each run's statistic is a draw or two of the column's values."""
-    return statistics.median(_draws(test, c) for c in test.past) <= FEW_DRAWS
+def _light_baseline(test: SeriesTest, most: int = 0) -> bool:
+    """The baseline's median run holds at most ``most`` (:data:`FEW_DRAWS`) records of
+    ``test``'s statistic: each run's statistic is a draw or a few of the column's values."""
+    return statistics.median(_draws(test, c) for c in test.past) <= (most or FEW_DRAWS)
 
 
 def _draws(test: SeriesTest, c: ColumnProfile) -> int:

@@ -218,3 +218,39 @@ def test_one_far_number_does_not_make_the_tail_a_ratios() -> None:
     y = 5_000_000.0 - median
     additive = len(beyond) / 20 * (1 + y / sum(beyond)) ** -len(beyond)
     assert long_tail_chance(past, 5_000_000.0, 1, high=True) == pytest.approx(additive)
+
+
+def _weights(seed: int, n: int = 5) -> list[float]:
+    """A day's n survey weights: a long right tail above 0.3."""
+    rng = random.Random(seed)
+    return [round(0.3 + rng.expovariate(1.0), 3) for _ in range(n)]
+
+
+WEIGHTS = [_day(_weights(seed)) for seed in range(400, 420)]
+
+
+def _level_findings(current: TableProfile) -> list[str]:
+    found = run_detection(current, WEIGHTS, CONFIG).findings
+    return [f.metric.value for f in found if f.column == "rain" and f.metric.value != "row_count"]
+
+
+def test_a_light_day_of_a_few_records_a_day_is_a_draw_of_the_tail() -> None:
+    # five interviews a day, then a day of one whose weight is past every baseline one:
+    # the baseline's runs hold a few records each (at most TAIL_DRAWS), and the one
+    # record is a draw of the tail they pool
+    assert max(max(_weights(seed)) for seed in range(400, 420)) < 6.0
+    detection = run_detection(_day([6.0]), WEIGHTS, CONFIG)
+    assert [f for f in detection.findings if f.column == "rain"] == []
+    assert detection.cleared["within_the_long_tail"] >= 1
+    # farther out than the tail reaches, and a rescale, stay findings
+    assert "mean" in _level_findings(_day([20.0]))
+    assert "mean" in _level_findings(_day([130.0]))
+
+
+def test_the_largest_of_a_few_records_counts_them_as_draws() -> None:
+    past = [c.columns["rain"] for c in WEIGHTS]
+    one = long_tail_chance(past, 6.0, 1, high=True)
+    five = long_tail_chance(past, 6.0, 5, high=True)
+    assert one is not None
+    assert five is not None
+    assert five == pytest.approx(1 - (1 - one) ** 5)
