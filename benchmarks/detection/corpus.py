@@ -28,6 +28,7 @@ import heldout8
 import heldout9
 import heldout10
 import heldout11
+import heldout12
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -363,12 +364,11 @@ CORPUS: dict[str, Entry] = {
             "crspday", "tune", "one row a day (returns of 3 stocks, an index)", heldout10.crspday
         ),
         Entry("arca", "tune", "one row a day (an index's prices)", heldout10.arca),
-        # the eleventh held-out half (corpus.md, declared 2026-12-03 before any run on it)
-        Entry(
-            "stateswar", "held-out", "event log (states at war), light, wide", heldout11.stateswar
-        ),
-        Entry("auspolls", "held-out", "event log (opinion polls), light, wide", heldout11.auspolls),
-        Entry("cpus", "held-out", "event log (processor releases), light", heldout11.cpus),
+        Entry("stateswar", "tune", "event log (states at war), light, wide", heldout11.stateswar),
+        Entry("auspolls", "tune", "event log (opinion polls), light, wide", heldout11.auspolls),
+        Entry("cpus", "tune", "event log (processor releases), light", heldout11.cpus),
+        # the twelfth held-out half (corpus.md, declared 2026-12-03 before any run on it)
+        Entry("miami", "held-out", "sensor (hourly weather, a TMY2 file), wide", heldout12.miami),
     )
 }
 """In the order of corpus.md."""
