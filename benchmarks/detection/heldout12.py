@@ -16,38 +16,39 @@ from realdata import Event, RealTable, _split
 
 __all__ = ["miami"]
 
-_LAYOUT = (
-    "year:2 month:2 day:2 hour:2 ETR:4 ETRN:4 "
-    + " ".join(
-        f"{name}:{width} {name}Source:1s {name}Uncertainty:1"
-        for name, width in (
-            ("GHI", 4), ("DNI", 4), ("DHI", 4), ("GHillum", 4), ("DNillum", 4),
-            ("DHillum", 4), ("Zenithlum", 4), ("TotCld", 2), ("OpqCld", 2),
-            ("DryBulb", 4), ("DewPoint", 4), ("RHum", 3), ("Pressure", 4), ("Wdir", 3),
-            ("Wspd", 3), ("Hvis", 4), ("CeilHgt", 5),
+
+def _measured(*fields: tuple[str, int]) -> list[tuple[str, int, bool]]:
+    """Measured fields, each followed by its one-letter source flag and its uncertainty
+    code."""
+    return [
+        part
+        for name, width in fields
+        for part in (
+            (name, width, False),
+            (f"{name}Source", 1, True),
+            (f"{name}Uncertainty", 1, False),
         )
-    )
-    + " PresentWeather:10s "
-    + " ".join(
-        f"{name}:{width} {name}Source:1s {name}Uncertainty:1"
-        for name, width in (("Pwat", 3), ("AOD", 3), ("SnowDepth", 3), ("LastSnowfall", 2))
-    )
-)  # fmt: skip
-"""The TMY2 record, field by field (name:width; ``s`` a text field), as NREL's TMY2 manual
-lays out the 8,760 hourly lines after the station's header line."""
+    ]
+
+
+_FIELDS: list[tuple[str, int, bool]] = [
+    *[(name, 2, False) for name in ("year", "month", "day", "hour")],
+    ("ETR", 4, False),
+    ("ETRN", 4, False),
+    *_measured(
+        ("GHI", 4), ("DNI", 4), ("DHI", 4), ("GHillum", 4), ("DNillum", 4), ("DHillum", 4),
+        ("Zenithlum", 4), ("TotCld", 2), ("OpqCld", 2), ("DryBulb", 4), ("DewPoint", 4),
+        ("RHum", 3), ("Pressure", 4), ("Wdir", 3), ("Wspd", 3), ("Hvis", 4), ("CeilHgt", 5),
+    ),
+    ("PresentWeather", 10, True),
+    *_measured(("Pwat", 3), ("AOD", 3), ("SnowDepth", 3), ("LastSnowfall", 2)),
+]  # fmt: skip
+"""The TMY2 record, field by field (name, width, whether text), as NREL's TMY2 manual lays
+out the 8,760 hourly lines after the station's header line."""
 
 WINDY = 100
 """An hourly wind speed at or above this (tenths of m/s: 10 m/s) makes the day an event,
 as for the TMY3 tables."""
-
-
-def _fields() -> list[tuple[str, int, bool]]:
-    out = []
-    for item in _LAYOUT.split():
-        name, spec = item.split(":")
-        text = spec.endswith("s")
-        out.append((name, int(spec.rstrip("s")), text))
-    return out
 
 
 def miami() -> RealTable:
@@ -59,7 +60,7 @@ def miami() -> RealTable:
     2021 (order only): each month comes from a different source year."""
     path = _package_dir("pvlib") / "data" / "12839.tm2"
     lines = path.read_text().splitlines()[1:]  # the first line is the station's header
-    fields = _fields()
+    fields = _FIELDS
     columns: dict[str, list[object]] = {name: [] for name, _, _ in fields}
     for line in lines:
         at = 1  # each record starts with a blank

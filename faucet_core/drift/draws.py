@@ -154,31 +154,45 @@ def _tail_chance(pool: _Pool, value: float, draws: float, high: bool) -> float |
         return None
     y = value - median if high else median - value
     if median != 0.0 and (median > 0.0) == high:  # away from zero: the tail may be a ratio's
-        ratio = _exponential_tail(np.log(values / median), weights)
-        far = -1 if high else 0
-        if ratio is not None and _ratio_likelier(values, weights, median, far):
+        ratio = _likelier_ratio(values, weights, median, tail, far=-1 if high else 0)
+        if ratio is not None:
             tail = ratio
             y = math.log(value / median) if y > 0.0 else 0.0
     one = _lomax(m / pool.weight, y, tail[0], m)
     return float(1.0 - (1.0 - one) ** draws)
 
 
-def _ratio_likelier(values: np.ndarray, weights: np.ndarray, median: float, far: int) -> bool:
-    """Whether the numbers past the median are likelier under the exponential law of their
-    ratio to it than under that of their distance (one rate each; as a density of the
-    numbers, the ratio's carries the Jacobian 1 / |y|), with and without the farthest one
-    (at ``far``): a choice that one number makes alone is not made."""
-    for kept in (slice(None), slice(None, -1) if far == -1 else slice(1, None)):
-        v, w = values[kept], weights[kept]
-        if float(w.sum()) < 2.0:
-            return False
-        additive = _exponential_tail(np.abs(v - median), w)
-        ratio = _exponential_tail(np.log(v / median), w)
-        if additive is None or ratio is None:
-            return False
-        if ratio[1] - float(np.log(np.abs(v)) @ w) <= additive[1]:
-            return False
-    return True
+def _likelier_ratio(
+    values: np.ndarray,
+    weights: np.ndarray,
+    median: float,
+    additive: tuple[float, float],
+    far: int,
+) -> tuple[float, float] | None:
+    """The exponential law of the numbers' ratio to the median (:func:`_exponential_tail`
+    of their log-ratios), when it makes them likelier than the law of their distance
+    (``additive``), and still does without the farthest one (at ``far``): a choice that
+    one number makes alone is not made; else None."""
+    ratio = _ratio_over(values, weights, median, additive)
+    if ratio is None:
+        return None
+    kept = slice(None, -1) if far == -1 else slice(1, None)
+    v, w = values[kept], weights[kept]
+    rest = _exponential_tail(np.abs(v - median), w) if float(w.sum()) >= 2.0 else None
+    if rest is None or _ratio_over(v, w, median, rest) is None:
+        return None
+    return ratio
+
+
+def _ratio_over(
+    v: np.ndarray, w: np.ndarray, median: float, additive: tuple[float, float]
+) -> tuple[float, float] | None:
+    """The ratio's law of these numbers, if it makes them likelier than ``additive`` (one
+    rate each; as a density of the numbers, the ratio's carries the Jacobian 1 / |y|)."""
+    law = _exponential_tail(np.log(v / median), w)
+    if law is None or law[1] - float(np.log(np.abs(v)) @ w) <= additive[1]:
+        return None
+    return law
 
 
 def _lomax(share: float, y: float, total: float, m: float) -> float:

@@ -49,15 +49,15 @@ __all__ = [
 ]
 
 FEW_DRAWS = 2
+"""A run of at most this many records (and a baseline whose median run has as few) reads
+its statistic off one or two draws of the column's values: a baseline run as far out is
+the column's tail (:func:`matched_by_a_past_run`). On runs of more records a statistic
+averages over them, and a run that far out was an incident of its own."""
 TAIL_DRAWS = 10
 """The most records of a run (and of the baseline's median run) whose extreme
 :func:`within_the_long_tail` judges as the extreme of that many draws of the column's
 pooled values: an exact chance for independent draws, counted as fewer where the runs'
 means say the records cluster."""
-"""A run of at most this many records (and a baseline whose median run has as few) reads
-its statistic off one or two draws of the column's values: a baseline run as far out is
-the column's tail (:func:`matched_by_a_past_run`). On runs of more records a statistic
-averages over them, and a run that far out was an incident of its own."""
 
 
 def series_tests(
@@ -341,10 +341,10 @@ def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     return False
 
 
-def _light_baseline(test: SeriesTest, most: int = 0) -> bool:
-    """The baseline's median run holds at most ``most`` (:data:`FEW_DRAWS`) records of
-    ``test``'s statistic: each run's statistic is a draw or a few of the column's values."""
-    return statistics.median(_draws(test, c) for c in test.past) <= (most or FEW_DRAWS)
+def _light_baseline(test: SeriesTest, most: int = FEW_DRAWS) -> bool:
+    """The baseline's median run holds at most ``most`` records of ``test``'s statistic:
+    each run's statistic is a draw or a few of the column's values."""
+    return statistics.median(_draws(test, c) for c in test.past) <= most
 
 
 def _draws(test: SeriesTest, c: ColumnProfile) -> int:

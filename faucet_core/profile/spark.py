@@ -89,7 +89,7 @@ def partial_payloads(
 ) -> tuple[TableProfile, list[bytes]]:
     """Run the Spark jobs: the profile of no rows (the columns a single pass keeps, in its
     order, and how many it skips) and the serialized partial of every partition."""
-    from faucet_core.profile.profiler import Profiler
+    from faucet_core.profile.profiler import ARROW_BATCH_ROWS, Profiler
 
     config = config or ProfilingConfig()
     # The same Profiler over no rows of the same schema (this also refuses duplicate names).
@@ -113,8 +113,6 @@ def partial_payloads(
             counts = _run(projected, task)
             labels = decide_detectors(config.policy, [json.loads(c) for c in counts])
     job = partial(partial_profiles, _without_detectors(config), labels, names=kept)
-    from faucet_core.profile.profiler import ARROW_BATCH_ROWS
-
     with arrow_batches_of(df, ARROW_BATCH_ROWS):
         return seed, _run(projected, job)
 
