@@ -29,6 +29,7 @@ import heldout9
 import heldout10
 import heldout11
 import heldout12
+import heldout13
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -367,8 +368,11 @@ CORPUS: dict[str, Entry] = {
         Entry("stateswar", "tune", "event log (states at war), light, wide", heldout11.stateswar),
         Entry("auspolls", "tune", "event log (opinion polls), light, wide", heldout11.auspolls),
         Entry("cpus", "tune", "event log (processor releases), light", heldout11.cpus),
-        # the twelfth held-out half (corpus.md, declared 2026-12-03 before any run on it)
-        Entry("miami", "held-out", "sensor (hourly weather, a TMY2 file), wide", heldout12.miami),
+        Entry("miami", "tune", "sensor (hourly weather, a TMY2 file), wide", heldout12.miami),
+        # the thirteenth held-out half (corpus.md, declared 2026-12-03 before any run on it)
+        Entry("quakes", "held-out", "event log (earthquakes), light", heldout13.quakes),
+        Entry("cdnow", "held-out", "event log (a retailer's purchases), narrow", heldout13.cdnow),
+        Entry("sys50", "held-out", "sensor (half-hourly irradiance, PSM3)", heldout13.sys50),
     )
 }
 """In the order of corpus.md."""
