@@ -7,11 +7,14 @@ import datetime as dt
 import random
 from collections.abc import Sequence
 
+import numpy as np
+import pyarrow as pa
 import pytest
 
-from faucet_core import NumericStats, ProfilingConfig, TableProfile
+from faucet_core import NumericStats, ProfilingConfig, TableProfile, profile
 from faucet_core.config import DriftMethod
 from faucet_core.drift import DriftFinding, detect_drift
+from faucet_core.drift.detector import run_detection
 from faucet_core.drift.psi import chance_psi
 from faucet_core.drift.weekly import Weekdays, same_weekday, weekday_of
 from faucet_core.errors import ConfigError
@@ -132,6 +135,19 @@ def test_a_thinner_tail_is_not_an_extreme_finding() -> None:
     assert _detect(_departures(453.0), baseline) == []  # still below the middle (1,350)
     (finding,) = _detect(_departures(1500.0), baseline)  # past the middle: the low half is gone
     assert finding.key == "dep_time.min"
+
+
+def test_with_sketches_a_min_pushed_up_by_a_shift_is_not_a_thinner_tail() -> None:
+    # real profiles carry their KLL sketches: the chance that 5,000 records all stay above
+    # the new min (955, still below the median 1,000) judges it, and the heuristic for
+    # sketch-less baselines stays out
+    rng = np.random.default_rng(8)
+    baseline = [profile(pa.table({"x": rng.normal(1000.0, 100.0, 5000)})) for _ in range(20)]
+    shifted = profile(pa.table({"x": rng.normal(1000.0, 100.0, 5000) + 300.0}))
+    d = run_detection(shifted, baseline, CONFIG)
+    assert d.cleared["thinner_tail"] == 0
+    (finding,) = d.findings
+    assert "min" in {f.statistic for f in finding.findings}
 
 
 def test_an_extreme_far_outside_the_seen_range_is_still_flagged() -> None:
