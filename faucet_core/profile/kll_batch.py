@@ -135,8 +135,10 @@ def compacted_sketch(ordered: np.ndarray, k: int = KLL_K) -> ds.kll_doubles_sket
     they fit the item slots of a sketch of that many levels."""
     n = int(ordered.size)
     _check_size(n, k)
-    levels = [ordered[ranks] for ranks in _kept_ranks(n, k)]
-    return _sketch(n, k, levels, float(ordered[0]), float(ordered[-1]))
+    # + 0.0 turns -0.0 into 0.0: a sort may put either zero first, and the kept items
+    # (and the counted path, which rebuilds zero as 0.0) must not depend on which
+    levels = [ordered[ranks] + 0.0 for ranks in _kept_ranks(n, k)]
+    return _sketch(n, k, levels, float(ordered[0]) + 0.0, float(ordered[-1]) + 0.0)
 
 
 def _decimal_counts(
@@ -190,4 +192,4 @@ def batch_sketch(values: np.ndarray, lo: float, hi: float, k: int = KLL_K) -> ds
         (first + np.searchsorted(running, ranks, side="right")) / scale
         for ranks in _kept_ranks(n, k)
     ]
-    return _sketch(n, k, levels, lo, hi)
+    return _sketch(n, k, levels, lo + 0.0, hi + 0.0)

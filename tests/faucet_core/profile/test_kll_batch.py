@@ -222,3 +222,17 @@ def test_a_profile_of_batches_merges_like_one_profile() -> None:
         assert rank_error(ordered, numeric.p50, 0.5) <= KLL_RANK_ERROR
         assert rank_error(ordered, numeric.p95, 0.95) <= KLL_RANK_ERROR
         assert (numeric.min, numeric.max) == (ordered[0], ordered[-1])
+
+
+def test_a_negative_zero_is_kept_as_zero_whichever_way_the_batch_is_read() -> None:
+    # one-decimal readings hold -0.0 (round(-0.04, 1)); a sort may put either zero first,
+    # and the counted path rebuilds zero as 0.0: the kept items must not depend on which
+    values = np.round(np.random.default_rng(11).normal(0.0, 0.5, 20_000), 1)
+    values[values == 0.0] = -0.0
+    batch, ordered = _both_ways(values, seed=3)
+    assert batch == ordered
+    kll_batch._random.seed(3)
+    sketch = compacted_sketch(np.sort(values))
+    zeros = [item for item, _ in sketch if item == 0.0]
+    assert zeros
+    assert all(math.copysign(1.0, item) > 0 for item in zeros)
