@@ -74,10 +74,10 @@ def cdnow() -> RealTable:
             "dollar_value": pa.array([float(r[3]) for r in rows], pa.float64()),
         }
     )
-    stamps = table["date"].to_pylist()
-    keep = [dt.date(v // 10000, v // 100 % 100, v % 100) >= REPEAT_FROM for v in stamps]
+    every = [dt.date(v // 10000, v // 100 % 100, v % 100) for v in table["date"].to_pylist()]
+    keep = [d >= REPEAT_FROM for d in every]
     table = table.filter(pa.array(keep))
-    dates = [dt.date(v // 10000, v // 100 % 100, v % 100) for v in table["date"].to_pylist()]
+    dates = [d for d, k in zip(every, keep, strict=True) if k]
     events: dict[dt.date, Event] = {}
     _add_holidays(events, {**_holidays("US", 1997), **_holidays("US", 1998)}, "US federal")
     first, last = SEASON
