@@ -49,7 +49,7 @@ chromium:
 	  echo "chromium not installed: the browser tests skip (fail under FAUCET_REQUIRE_BROWSER=1)"
 
 test: lint typecheck promtool chromium
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 3 -q
 
 # The compat environments install faucet from its built wheel and run this subset: real
 # `dagster asset materialize` runs through the IO manager to a WARN, a sensor tick,
