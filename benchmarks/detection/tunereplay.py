@@ -10,8 +10,8 @@ named stages or clearing rules, and the two compared. It never loads a held-out 
     .venv/bin/python benchmarks/detection/tunereplay.py --against /tmp/before.pkl
 
 ``--without-stage`` drops a stage of ``faucet_core.drift.detector.STAGES``;
-``--without-rule`` makes a clearing rule of ``faucet_core.drift.seriestests`` clear nothing
-(``matched_by_a_past_run``, ``within_the_long_tail``, ``length_seen_before``). With
+``--without-rule`` drops a clearing rule of ``faucet_core.drift.clearing.CLEARING_RULES``
+by its name (``matched_by_a_past_run``, ``same_weekday``, ...; repeat it to drop several). With
 ``--against``, the saved replay (of another commit, say) is the baseline of the
 comparison instead. About 3 minutes on 2 cores.
 """
@@ -35,7 +35,7 @@ from realsim import _found, fault_trials, recorded_at
 from simulate import ZSCORE
 
 from faucet_core import profile
-from faucet_core.drift import seriestests
+from faucet_core.drift import clearing
 from faucet_core.drift.detector import STAGES, run_detection
 
 ROW_FAULTS = frozenset({"row_loss_40", "empty_run"})
@@ -61,14 +61,12 @@ def _variants(without_stages: Sequence[str], without_rules: Sequence[str]) -> di
 
 @contextmanager
 def _rules_off(rules: Sequence[str]) -> Iterator[None]:
-    kept = {rule: getattr(seriestests, rule) for rule in rules}
+    kept = clearing.CLEARING_RULES
     try:
-        for rule in rules:
-            setattr(seriestests, rule, lambda *args, **kwargs: False)
+        clearing.CLEARING_RULES = tuple((n, r) for n, r in kept if n not in rules)
         yield
     finally:
-        for rule, function in kept.items():
-            setattr(seriestests, rule, function)
+        clearing.CLEARING_RULES = kept
 
 
 def _detect(variant: Variant, current, past, now, times) -> list:
@@ -187,9 +185,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.without_stage:
         if name not in stages:
             parser.error(f"--without-stage {name!r}: not a stage ({', '.join(sorted(stages))})")
+    rules = {name for name, _ in clearing.CLEARING_RULES}
     for name in args.without_rule:
-        if not callable(getattr(seriestests, name, None)):
-            parser.error(f"--without-rule {name!r}: not a rule of faucet_core.drift.seriestests")
+        if name not in rules:
+            parser.error(
+                f"--without-rule {name!r}: not a clearing rule ({', '.join(sorted(rules))})"
+            )
     replays = _replay(args)
     if args.save is not None:
         args.save.write_bytes(pickle.dumps(replays))

@@ -31,7 +31,8 @@ from faucet_core.drift.band import Band
 from faucet_core.drift.detector import STAGES, run_detection
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.rows import TABLE, VOLUME_TESTS, row_count_test
-from faucet_core.drift.seriestests import SeriesTest, judge_test, table_tail
+from faucet_core.drift.series import SeriesTest, judge_test
+from faucet_core.drift.seriestests import table_tail
 from faucet_core.profile.table import TableProfile
 
 __all__ = ["TEST_STAGES", "SeriesBand", "series_bands"]

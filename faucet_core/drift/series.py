@@ -36,7 +36,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from faucet_core.drift.band import ARCSINE, LINEAR, LOG, Band, Transform
+from faucet_core.config import ProfilingConfig
+from faucet_core.drift.band import ARCSINE, LINEAR, LOG, Band, Transform, judge
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.noise import (
     Sampling,
@@ -47,7 +48,16 @@ from faucet_core.drift.noise import (
 from faucet_core.drift.weekly import Weekdays
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["ROW_COUNT", "SERIES", "SeriesSpec", "SeriesTest", "column_spread", "transform_for"]
+__all__ = [
+    "ROW_COUNT",
+    "SERIES",
+    "SeriesSpec",
+    "SeriesTest",
+    "column_spread",
+    "draws",
+    "judge_test",
+    "transform_for",
+]
 
 NULL_RATE_FLOOR = 0.01
 ROW_COUNT_FLOOR = 0.2
@@ -241,3 +251,43 @@ class SeriesTest:
         if self.today is None:
             return None
         return Weekdays(self.today, tuple(d for d, k in zip(self.days, kept, strict=True) if k))
+
+
+def draws(test: SeriesTest, c: ColumnProfile) -> int:
+    """The records ``test``'s statistic is computed from in the run ``c``: its rows for a
+    null rate, its non-null values otherwise."""
+    if test.spec.metric is DriftMetric.NULL_RATE:
+        return c.row_count
+    if c.numeric is not None:
+        return c.numeric.count
+    if c.string is not None:
+        return c.string.count
+    return c.row_count - c.null_count
+
+
+def judge_test(
+    test: SeriesTest,
+    value: float,
+    series: list[float],
+    config: ProfilingConfig,
+    tests: int,
+    week: Weekdays | None,
+    tail: float = 1.0,
+) -> Band:
+    """The band ``value`` is judged in against ``series`` as one of ``tests`` tests of the
+    run, its limits widened by the table's ``tail`` (``week``: against its weekday)."""
+    return judge(
+        value,
+        series,
+        transform=transform_for(test.spec, value, series),
+        floor=test.floor,
+        method=config.method,
+        sensitivity=config.effective_sensitivity,
+        tests=tests,
+        extreme=test.spec.extreme and not test.one_draw,
+        step=test.step,
+        noise=test.noise,
+        week=week,
+        sampling=test.sampling,
+        tail=tail,
+    )

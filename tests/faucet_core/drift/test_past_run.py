@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faucet_core import ProfilingConfig, TableProfile, profile
+from faucet_core.drift.clearing import FEW_DRAWS
 from faucet_core.drift.detector import run_detection
 from faucet_core.drift.model import DriftMetric
-from faucet_core.drift.seriestests import FEW_DRAWS
 
 CONFIG = ProfilingConfig()
 RULE = "matched_by_a_past_run"
