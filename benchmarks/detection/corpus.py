@@ -1,4 +1,4 @@
-"""The real-data corpus: sixty public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: seventy public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -30,6 +30,7 @@ import heldout10
 import heldout11
 import heldout12
 import heldout13
+import heldout14
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -369,10 +370,19 @@ CORPUS: dict[str, Entry] = {
         Entry("auspolls", "tune", "event log (opinion polls), light, wide", heldout11.auspolls),
         Entry("cpus", "tune", "event log (processor releases), light", heldout11.cpus),
         Entry("miami", "tune", "sensor (hourly weather, a TMY2 file), wide", heldout12.miami),
-        # the thirteenth held-out half (corpus.md, declared 2026-12-03 before any run on it)
-        Entry("quakes", "held-out", "event log (earthquakes), light", heldout13.quakes),
-        Entry("cdnow", "held-out", "event log (a retailer's purchases), narrow", heldout13.cdnow),
-        Entry("sys50", "held-out", "sensor (half-hourly irradiance, PSM3)", heldout13.sys50),
+        # the thirteenth held-out half (declared 2026-12-03), tune since the fourteenth was declared
+        Entry("quakes", "tune", "event log (earthquakes), light", heldout13.quakes),
+        Entry("cdnow", "tune", "event log (a retailer's purchases), narrow", heldout13.cdnow),
+        Entry("sys50", "tune", "sensor (half-hourly irradiance, PSM3)", heldout13.sys50),
+        # the fourteenth held-out half (corpus.md, declared 2026-12-04 before any run on it)
+        Entry("aapl", "held-out", "one row a day (a stock's prices)", heldout14.aapl),
+        Entry(
+            "modtemp",
+            "held-out",
+            "sensor (15-minute module temperature), narrow",
+            heldout14.modtemp,
+        ),
+        Entry("poa15", "held-out", "sensor (15-minute irradiance), narrow", heldout14.poa15),
     )
 }
 """In the order of corpus.md."""
