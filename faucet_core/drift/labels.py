@@ -17,7 +17,8 @@ vanished_value / psi); its *step* is:
   day 1 after day 31), except a forward **jump** of a numeric label that advanced on
   every baseline run, by more than twice the largest step it took (day 12 after day 7);
   with the runs' times, a step no larger than twice the label's pace times the time
-  since the last run is no jump (day 10 after day 7, three days later);
+  since the last run is no jump (day 10 after day 7, three days later). A date written
+  as a number (``20240501`` after ``20240430``) steps by days, not by its digits;
 * a label that held the same value in every baseline run is a constant, not yet seen to
   move: a new value is a **switch**, reported as a new value, unless it reads as the next
   period (a number one above the last, or back to 0 or 1 as a month or hour wraps; a
@@ -122,19 +123,23 @@ def label_finding(
         )
     if not (numeric and every_run):
         return None
-    steps = [b - a for a, b in pairwise(before) if b > a]
-    step = float(current) - float(before[-1])
+    # a date written as a number (20240131) steps by days, not by its digits: 0501 after 0430
+    days = _date_numbers([*before, current])
+    points = [float(v) for v in before] if days is None else days[:-1]
+    steps = [b - a for a, b in pairwise(points) if b > a]
+    step = (float(current) if days is None else days[-1]) - points[-1]
     largest = max(steps, default=0.0)
-    if clock is not None and _kept_pace(step, before, clock):
+    unit = "" if days is None else " days"
+    if clock is not None and _kept_pace(step, points, clock):
         return None
     if step > 0 and largest > 0 and step > JUMP_FACTOR * largest:
         return _finding(
             name,
             current,
             before,
-            f"{name}.mean: label {fmt_value(current)} jumps {fmt_value(step)} from the last "
-            f"run's {fmt_value(before[-1])}; the baseline's steps were at most "
-            f"{fmt_value(largest)}",
+            f"{name}.mean: label {fmt_value(current)} jumps {_shown(step, unit)} from the "
+            f"last run's {fmt_value(before[-1])}; the baseline's steps were at most "
+            f"{_shown(largest, unit)}",
             step=step,
         )
     return None
@@ -147,8 +152,32 @@ _CALENDAR_FIELDS: tuple[Callable[[dt.datetime], int], ...] = (
     lambda t: t.timetuple().tm_yday,
     lambda t: t.weekday(),
     lambda t: t.isoweekday(),
+    lambda t: t.year * 10_000 + t.month * 100 + t.day,
+    lambda t: t.year * 100 + t.month,
 )
-"""Day of month, month, year, day of year, weekday (0-6 and 1-7) of a run's date."""
+"""Day of month, month, year, day of year, weekday (0-6 and 1-7) of a run's date, and the
+date and month written as numbers (20240131, 202401), as warehouses' date keys are."""
+
+
+def _shown(step: float, unit: str) -> str:
+    """A step as the message shows it: whole days when the label is a date."""
+    return f"{int(step)}{unit}" if unit else fmt_value(step)
+
+
+def _date_numbers(values: Sequence[Any]) -> list[float] | None:
+    """Each value as a day number (its date's ordinal) when every one is a date written
+    as a number, yyyymmdd (20240131), else None."""
+    days = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not 10_000_101 <= v <= 99_991_231:
+            return None
+        try:
+            days.append(float(dt.date(v // 10_000, v // 100 % 100, v % 100).toordinal()))
+        except ValueError:
+            return None
+    return days
+
+
 _DAY_OFFSETS = (1, 0, 2, -1)
 """Days between a run's recorded time and the date its label names (a nightly job
 records yesterday's data), tried in this order."""
@@ -179,7 +208,7 @@ def names_run_date(
 
 
 def _kept_pace(
-    step: float, before: Sequence[Any], clock: tuple[dt.datetime, Sequence[dt.datetime]]
+    step: float, before: Sequence[float], clock: tuple[dt.datetime, Sequence[dt.datetime]]
 ) -> bool:
     """A label that moved as far as the time since the last run: runs three days apart
     (two days without a load) advance a day label by three. The label's pace is its

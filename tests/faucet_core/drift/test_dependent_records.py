@@ -16,6 +16,7 @@ import datetime as dt
 import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -243,6 +244,38 @@ def test_labels_that_name_the_runs_own_date_follow_the_calendar() -> None:
         _dated(days[5]), baseline, CONFIG, current_time=_recorded(nxt), baseline_times=times
     )
     assert "day" in {f.column for f in reloaded}
+
+
+def _date_key(day: dt.date, rows: int = 30) -> TableProfile:
+    """A warehouse's date key: the run's date written as a number, 20240131."""
+    key = day.year * 10_000 + day.month * 100 + day.day
+    return profile([{"date_key": key, "v": float(i)} for i in range(rows)])
+
+
+@pytest.mark.parametrize("with_times", [True, False])
+def test_a_date_written_as_a_number_steps_by_days_across_a_month(with_times: bool) -> None:
+    # 20240430 -> 20240501 is one day, not a jump of 71 after twenty steps of 1
+    days = [dt.date(2024, 4, 11) + dt.timedelta(days=k) for k in range(20)]
+    baseline = [_date_key(d) for d in days]
+    clock = {"baseline_times": [_recorded(d) for d in days]} if with_times else {}
+
+    def found(day: dt.date, loaded: dt.date) -> set[str]:
+        now = {"current_time": _recorded(loaded)} if with_times else {}
+        return {f.column for f in detect_drift(_date_key(day), baseline, CONFIG, **now, **clock)}
+
+    assert days[-1] == dt.date(2024, 4, 30)
+    following = dt.date(2024, 5, 1)
+    assert "date_key" not in found(following, following)
+    # the next night's load holding a week later's partition is a jump, in days
+    skipped = dt.date(2024, 5, 8)
+    assert "date_key" in found(skipped, following)
+    if with_times:  # a week later, holding that week's date: the label names the run's date
+        assert "date_key" not in found(skipped, skipped)
+    if not with_times:
+        (finding,) = [
+            f for f in detect_drift(_date_key(skipped), baseline, CONFIG) if f.column == "date_key"
+        ]
+        assert "jumps 8 days from the last run's 20240430" in finding.message, finding.message
 
 
 def _one_row(day: dt.date, tmax: float) -> TableProfile:
