@@ -2,7 +2,7 @@
 
 A series test whose value leaves its band is a candidate; the first rule of
 :data:`CLEARING_RULES` that explains it clears it, and :func:`clearing_rule` returns that
-rule's name so the detector can count it (``DriftResult.cleared``; the detection
+rule's name so the detector can count it (``run_detection(...).cleared``; the detection
 benchmark reports the counts per rule and table). A rule can only clear, never raise, a
 finding. Each is named in docs/drift.md ("The stages and the rules that clear a finding").
 """
