@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band
@@ -63,7 +64,7 @@ class RuleContext:
     tests: int
     tail: float
 
-    @property
+    @cached_property
     def alpha(self) -> float:
         method, sensitivity = self.config.method, self.config.effective_sensitivity
         return tail_probability(method, sensitivity) / self.tests / 2.0
@@ -73,15 +74,10 @@ ClearingRule = Callable[[SeriesTest, Band, RuleContext], bool]
 """(candidate test, its band, the context) -> True when the rule explains the candidate."""
 
 
-def clearing_rule(
-    test: SeriesTest,
-    band: Band,
-    context: RuleContext,
-    rules: tuple[tuple[str, ClearingRule], ...] | None = None,
-) -> str | None:
-    """The name of the first of ``rules`` (:data:`CLEARING_RULES` by default) that
-    explains the candidate ``test``, or None: it stays a finding."""
-    for name, rule in CLEARING_RULES if rules is None else rules:
+def clearing_rule(test: SeriesTest, band: Band, context: RuleContext) -> str | None:
+    """The name of the first of :data:`CLEARING_RULES` that explains the candidate
+    ``test``, or None: it stays a finding."""
+    for name, rule in CLEARING_RULES:
         if rule(test, band, context):
             return name
     return None
@@ -104,13 +100,8 @@ def _calm_readings(test: SeriesTest, band: Band, context: RuleContext) -> bool:
     if calm is None or not test.value < band.center:
         return False
     config, tests, tail = context.config, context.tests, context.tail
-    if not judge_test(calm, calm.value, calm.series, config, tests, None, tail).drifted:
-        return True
-    week = calm.week(calm.read_mask)
-    return (
-        week is not None
-        and not judge_test(calm, calm.value, calm.series, config, tests, week, tail).drifted
-    )
+    drifted = judge_test(calm, calm.value, calm.series, config, tests, None, tail).drifted
+    return not drifted or _same_weekday(calm, band, context)
 
 
 def _extreme(rule: Callable[[SeriesTest, Band], bool]) -> ClearingRule:

@@ -125,9 +125,9 @@ def label_finding(
         return None
     # a date written as a number (20240131) steps by days, not by its digits: 0501 after 0430
     days = _date_numbers([*before, current])
-    points = [float(v) for v in before] if days is None else days[:-1]
+    *points, this = [float(v) for v in [*before, current]] if days is None else days
     steps = [b - a for a, b in pairwise(points) if b > a]
-    step = (float(current) if days is None else days[-1]) - points[-1]
+    step = this - points[-1]
     largest = max(steps, default=0.0)
     unit = "" if days is None else " days"
     if clock is not None and _kept_pace(step, points, clock):

@@ -271,7 +271,7 @@ def test_a_date_written_as_a_number_steps_by_days_across_a_month(with_times: boo
     assert "date_key" in found(skipped, following)
     if with_times:  # a week later, holding that week's date: the label names the run's date
         assert "date_key" not in found(skipped, skipped)
-    if not with_times:
+    else:
         (finding,) = [
             f for f in detect_drift(_date_key(skipped), baseline, CONFIG) if f.column == "date_key"
         ]
