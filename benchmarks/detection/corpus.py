@@ -1,4 +1,4 @@
-"""The real-data corpus: seventy public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: seventy-three public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -31,6 +31,7 @@ import heldout11
 import heldout12
 import heldout13
 import heldout14
+import heldout15
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -374,15 +375,24 @@ CORPUS: dict[str, Entry] = {
         Entry("quakes", "tune", "event log (earthquakes), light", heldout13.quakes),
         Entry("cdnow", "tune", "event log (a retailer's purchases), narrow", heldout13.cdnow),
         Entry("sys50", "tune", "sensor (half-hourly irradiance, PSM3)", heldout13.sys50),
-        # the fourteenth held-out half (corpus.md, declared 2026-12-04 before any run on it)
-        Entry("aapl", "held-out", "one row a day (a stock's prices)", heldout14.aapl),
+        # the fourteenth held-out half (declared 2026-12-04), tune since the fifteenth was declared
+        Entry("aapl", "tune", "one row a day (a stock's prices)", heldout14.aapl),
         Entry(
             "modtemp",
-            "held-out",
+            "tune",
             "sensor (15-minute module temperature), narrow",
             heldout14.modtemp,
         ),
-        Entry("poa15", "held-out", "sensor (15-minute irradiance), narrow", heldout14.poa15),
+        Entry("poa15", "tune", "sensor (15-minute irradiance), narrow", heldout14.poa15),
+        # the fifteenth held-out half (corpus.md, declared 2026-12-04 before any run on it)
+        Entry(
+            "eop",
+            "held-out",
+            "one row a day (Earth orientation measurements), wide",
+            heldout15.eop,
+        ),
+        Entry("msft", "held-out", "one row a day (a stock's prices)", heldout15.msft),
+        Entry("serf", "held-out", "sensor (15-minute AC power), narrow", heldout15.serf),
     )
 }
 """In the order of corpus.md."""

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from corpusbase import _counts, _daily_means, _incomplete_days, _rank_quantile, _source
 from realdata import Event, RealTable, _package_dir, _split
 
-__all__ = ["aapl", "modtemp", "poa15"]
+__all__ = ["CLOSE_MOVE", "aapl", "modtemp", "poa15", "sensor_table"]
 
 CLOSE_MOVE = 0.04
 """A trading day whose close moved more than this from the previous one's is an event (as
@@ -63,15 +63,22 @@ table's daily means is an event (as for seattletemps and sftemps)."""
 
 
 def _sensor(name: str, file: str, what: str, unit: str) -> RealTable:
-    """A pvanalytics parquet file of one PV system's 15-minute readings of one quantity, by
-    the local date (the file's fixed UTC-7 offset, no daylight saving time) of its
-    timestamp. Events: any day with other than 96 readings (severe below 48), any day with
-    a missing reading (severe when all are missing: an outage) and the day after it, and
-    any day whose mean reading lies in a 1 % tail of the table's daily means."""
+    """A pvanalytics parquet file of one PV system's 15-minute readings of one quantity
+    (see :func:`sensor_table`)."""
     path = _package_dir("pvanalytics") / "data" / file
     table = pq.read_table(path)
     table = table.rename_columns(["measured_on", *table.column_names[1:]])
     table = table.replace_schema_metadata(None)
+    return sensor_table(name, table, file, what, unit, note="the index column named measured_on")
+
+
+def sensor_table(name: str, table, file: str, what: str, unit: str, note: str) -> RealTable:
+    """A pvanalytics table of one PV system's 15-minute readings of one quantity (columns
+    ``measured_on``, the reading), by the local date (the file's fixed UTC-7 offset, no
+    daylight saving time) of its timestamp. Events: any day with other than 96 readings
+    (severe below 48), any day with a missing reading (severe when all are missing: an
+    outage) and the day after it, and any day whose mean reading lies in a 1 % tail of the
+    table's daily means."""
     dates = [v.date() for v in pc.local_timestamp(table["measured_on"]).to_pylist()]
     counts = _counts(dates)
     events: dict[dt.date, Event] = {}
@@ -99,9 +106,7 @@ def _sensor(name: str, file: str, what: str, unit: str) -> RealTable:
             )
     return RealTable(
         name=name,
-        source=_source(
-            "pvanalytics", f"pvanalytics/data/{file}", table, "the index column named measured_on"
-        ),
+        source=_source("pvanalytics", f"pvanalytics/data/{file}", table, note),
         days=_split(table, dates),
         date_columns=frozenset({"measured_on"}),
         events=events,
