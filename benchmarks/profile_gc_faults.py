@@ -8,7 +8,13 @@ and reports the median wall time, minor page faults and system time per call:
 * ``frames, collected``: it also holds what ``profile_throughput.py`` holds (a pandas
   frame, a polars frame and a pandas frame with ``object`` strings: millions of Python
   strings), and ``gc.collect()`` runs before each call, as ``_common.time_once`` does;
-* ``frames, collector off``: the same state with ``gc.disable()``.
+* ``frames, collector off``: the same state with ``gc.disable()``;
+* ``frames, collected, top pad``: ``frames, collected`` with glibc's ``MALLOC_TOP_PAD_``
+  set to 256 MiB in the child's environment (glibc then keeps that much free memory at
+  the top of its heap instead of returning it to the system after every batch's arrays
+  are freed, so the next batch's arrays reuse pages already mapped);
+* ``frames, collected, system pool``: ``frames, collected`` with Arrow's buffers from
+  the system allocator (``ARROW_DEFAULT_MEMORY_POOL=system``) instead of mimalloc.
 
     .venv/bin/python benchmarks/profile_gc_faults.py [--rounds 2]
 """
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -52,7 +59,18 @@ print(json.dumps({{"wall": statistics.median(wall), "faults": statistics.median(
                   "system": statistics.median(system)}}))
 """
 
-STATES = ("table only", "frames, collected", "frames, collector off")
+STATES = (
+    "table only",
+    "frames, collected",
+    "frames, collector off",
+    "frames, collected, top pad",
+    "frames, collected, system pool",
+)
+ENVIRONMENT = {
+    "frames, collected, top pad": {"MALLOC_TOP_PAD_": str(256 * 1024 * 1024)},
+    "frames, collected, system pool": {"ARROW_DEFAULT_MEMORY_POOL": "system"},
+}
+"""Variables set in a state's child process (the state's code is that of its first part)."""
 
 
 def main() -> None:
@@ -62,9 +80,11 @@ def main() -> None:
     results: dict[str, list[dict[str, float]]] = {state: [] for state in STATES}
     for _ in range(args.rounds):
         for state in STATES:
-            code = CHILD.format(bench=str(BENCH_DIR), state=state)
+            base = "frames, collected" if state in ENVIRONMENT else state
+            code = CHILD.format(bench=str(BENCH_DIR), state=base)
+            env = {**os.environ, **ENVIRONMENT.get(state, {})}
             out = subprocess.run(
-                [sys.executable, "-c", code], check=True, capture_output=True, text=True
+                [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
             ).stdout
             results[state].append(json.loads(out.strip().splitlines()[-1]))
             print(state, results[state][-1], flush=True)
