@@ -206,3 +206,19 @@ def tmy_table(name: str, file: str) -> RealTable:
         date_columns=frozenset({"Date (MM/DD/YYYY)", "Time (HH:MM)"}),
         events=events,
     )
+
+
+def print_declaration(loaders: Iterable[Callable[[], RealTable]]) -> None:
+    """A held-out half's declared counts (days, rows a day, event days, quiet judged days),
+    read by its loaders without faucet."""
+    for loader in loaders:
+        t = loader()
+        sizes = sorted(day.num_rows for _, day in t.days)
+        judged = [d for d, _ in t.days[5:]]
+        quiet = sum(1 for d in judged if d not in t.events)
+        print(
+            t.name,
+            t.source,
+            f"{len(t.days)} days, rows a day {sizes[0]}-{sizes[len(sizes) // 2]}-{sizes[-1]},",
+            f"{len(t.events)} event days, {quiet} quiet judged days",
+        )

@@ -14,10 +14,17 @@ import datetime as dt
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
-from corpusbase import _counts, _daily_means, _incomplete_days, _rank_quantile, _source
+from corpusbase import (
+    _counts,
+    _daily_means,
+    _incomplete_days,
+    _rank_quantile,
+    _source,
+    print_declaration,
+)
 from realdata import Event, RealTable, _package_dir, _split
 
-__all__ = ["CLOSE_MOVE", "aapl", "modtemp", "poa15", "sensor_table"]
+__all__ = ["CLOSE_MOVE", "aapl", "close_move_events", "modtemp", "poa15", "sensor_table"]
 
 CLOSE_MOVE = 0.04
 """A trading day whose close moved more than this from the previous one's is an event (as
@@ -29,18 +36,24 @@ WINDOW = 20
 holds prices of before it."""
 
 
+def close_move_events(dates: list[dt.date], closes: list[float | None]) -> dict[dt.date, Event]:
+    """Each trading day whose close moved more than :data:`CLOSE_MOVE` from the day
+    before's, as an event."""
+    events: dict[dt.date, Event] = {}
+    for i in range(1, len(dates)):
+        before, now = closes[i - 1], closes[i]
+        if before and now is not None and abs(now / before - 1.0) > CLOSE_MOVE:
+            events.setdefault(dates[i], Event(f"a close {now / before - 1.0:+.1%}", False))
+    return events
+
+
 def aapl() -> RealTable:
     """hvsampledata's ``apple_stocks``: Apple's daily open, high, low, close, volume and
     adjusted close, 2019-2024, one row a trading day, by ``date``."""
     path = _package_dir("hvsampledata") / "_data" / "apple_stocks.csv"
     table = pacsv.read_csv(path)
     dates = table["date"].to_pylist()
-    closes = table["close"].to_pylist()
-    events: dict[dt.date, Event] = {}
-    for i in range(1, len(dates)):
-        before, now = closes[i - 1], closes[i]
-        if before and now is not None and abs(now / before - 1.0) > CLOSE_MOVE:
-            events.setdefault(dates[i], Event(f"a close {now / before - 1.0:+.1%}", False))
+    events = close_move_events(dates, table["close"].to_pylist())
     after = [d for d in dates if d >= SPLIT][: WINDOW + 1]
     for day in after:
         events.setdefault(
@@ -125,19 +138,5 @@ def poa15() -> RealTable:
     return _sensor("poa15", "system_15_poa_irradiance.parquet", "irradiance", "W/m²")
 
 
-def _check() -> None:  # pragma: no cover - the declaration's counts, printed without faucet
-    for loader in (aapl, modtemp, poa15):
-        t = loader()
-        sizes = sorted(day.num_rows for _, day in t.days)
-        judged = [d for d, _ in t.days[5:]]
-        quiet = sum(1 for d in judged if d not in t.events)
-        print(
-            t.name,
-            t.source,
-            f"{len(t.days)} days, rows a day {sizes[0]}-{sizes[len(sizes) // 2]}-{sizes[-1]},",
-            f"{len(t.events)} event days, {quiet} quiet judged days",
-        )
-
-
-if __name__ == "__main__":
-    _check()
+if __name__ == "__main__":  # the declaration's counts, printed without faucet
+    print_declaration((aapl, modtemp, poa15))

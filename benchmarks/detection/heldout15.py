@@ -15,8 +15,8 @@ import tarfile
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-from corpusbase import _source
-from heldout14 import CLOSE_MOVE, sensor_table
+from corpusbase import _source, print_declaration
+from heldout14 import close_move_events, sensor_table
 from realdata import Event, RealTable, _package_dir, _split
 
 __all__ = ["eop", "msft", "serf"]
@@ -124,12 +124,7 @@ def msft() -> RealTable:
     keep = pa.array([d >= MSFT_FROM for d in dates])
     table = table.filter(keep)
     dates = table["Date"].to_pylist()
-    closes = table["Close"].to_pylist()
-    events: dict[dt.date, Event] = {}
-    for i in range(1, len(dates)):
-        before, now = closes[i - 1], closes[i]
-        if before and now is not None and abs(now / before - 1.0) > CLOSE_MOVE:
-            events.setdefault(dates[i], Event(f"a close {now / before - 1.0:+.1%}", False))
+    events = close_move_events(dates, table["Close"].to_pylist())
     return RealTable(
         name="msft",
         source=_source("pmdarima", "datasets/data/msft.tar.gz (msft.csv)", table, "2008 on"),
@@ -155,19 +150,5 @@ def serf() -> RealTable:
     )
 
 
-def _check() -> None:  # pragma: no cover - the declaration's counts, printed without faucet
-    for loader in (eop, msft, serf):
-        t = loader()
-        sizes = sorted(day.num_rows for _, day in t.days)
-        judged = [d for d, _ in t.days[5:]]
-        quiet = sum(1 for d in judged if d not in t.events)
-        print(
-            t.name,
-            t.source,
-            f"{len(t.days)} days, rows a day {sizes[0]}-{sizes[len(sizes) // 2]}-{sizes[-1]},",
-            f"{len(t.events)} event days, {quiet} quiet judged days",
-        )
-
-
-if __name__ == "__main__":
-    _check()
+if __name__ == "__main__":  # the declaration's counts, printed without faucet
+    print_declaration((eop, msft, serf))
