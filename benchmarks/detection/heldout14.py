@@ -24,7 +24,16 @@ from corpusbase import (
 )
 from realdata import Event, RealTable, _package_dir, _split
 
-__all__ = ["CLOSE_MOVE", "aapl", "close_move_events", "modtemp", "poa15", "sensor_table"]
+__all__ = [
+    "CLOSE_MOVE",
+    "WINDOW",
+    "aapl",
+    "close_move_events",
+    "modtemp",
+    "poa15",
+    "sensor_table",
+    "window_after",
+]
 
 CLOSE_MOVE = 0.04
 """A trading day whose close moved more than this from the previous one's is an event (as
@@ -47,6 +56,17 @@ def close_move_events(dates: list[dt.date], closes: list[float | None]) -> dict[
     return events
 
 
+def window_after(
+    dates: list[dt.date], day: dt.date, reason: str, events: dict[dt.date, Event]
+) -> None:
+    """Label ``day`` (when it is one of ``dates``) and the :data:`WINDOW` runs after it,
+    whose baseline still holds runs of before it."""
+    after = [d for d in dates if d >= day][: WINDOW + 1]
+    if after and after[0] == day:
+        for d in after:
+            events.setdefault(d, Event(reason, False))
+
+
 def aapl() -> RealTable:
     """hvsampledata's ``apple_stocks``: Apple's daily open, high, low, close, volume and
     adjusted close, 2019-2024, one row a trading day, by ``date``."""
@@ -54,11 +74,7 @@ def aapl() -> RealTable:
     table = pacsv.read_csv(path)
     dates = table["date"].to_pylist()
     events = close_move_events(dates, table["close"].to_pylist())
-    after = [d for d in dates if d >= SPLIT][: WINDOW + 1]
-    for day in after:
-        events.setdefault(
-            day, Event("the split, or a window that still holds prices before it", False)
-        )
+    window_after(dates, SPLIT, "the split, or a window that still holds prices before it", events)
     return RealTable(
         name="aapl",
         source=_source("hvsampledata", "_data/apple_stocks.csv", table),

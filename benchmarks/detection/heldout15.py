@@ -12,11 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import io
 import tarfile
+from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 from corpusbase import _source, print_declaration
-from heldout14 import close_move_events, sensor_table
+from heldout14 import close_move_events, sensor_table, window_after
 from realdata import Event, RealTable, _package_dir, _split
 
 __all__ = ["eop", "msft", "serf"]
@@ -47,15 +49,10 @@ EOP_FIELDS = (
     ("LOD_err", 12, pa.float64()),
 )
 """The file's fixed-width fields (its ReadMe.eopc04, bytes 1-218), named after its header."""
-WINDOW = 20
-"""The detector's default window: for this many runs after a leap second, the baseline
-still holds UT1-UTC of before it."""
-
-
 LEAP_EVENT = "a leap second, or a window that still holds UT1-UTC of before it"
 
 
-def _iers_dir():
+def _iers_dir() -> Path:
     return _package_dir("astropy_iers_data") / "data"
 
 
@@ -78,27 +75,25 @@ def eop() -> RealTable:
     rates and errors), one row a day at 0h UTC, 2011-2020."""
     path = _iers_dir() / "eopc04.1962-now"
     rows: dict[str, list] = {name: [] for name, _, _ in EOP_FIELDS}
+    fields = []  # (name, first byte, last byte + 1, how its text reads)
+    at = 0
+    for name, width, kind in EOP_FIELDS:
+        fields.append((name, at, at + width, int if kind == pa.int64() else float))
+        at += width
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        year = int(line[:4])
-        if not EOP_YEARS[0] <= year <= EOP_YEARS[1]:
+        if not EOP_YEARS[0] <= int(line[:4]) <= EOP_YEARS[1]:
             continue
-        at = 0
-        for name, width, kind in EOP_FIELDS:
-            text = line[at : at + width]
-            rows[name].append(int(text) if kind == pa.int64() else float(text))
-            at += width
+        for name, start, end, read in fields:
+            rows[name].append(read(line[start:end]))
     table = pa.table({name: pa.array(rows[name], kind) for name, _, kind in EOP_FIELDS})
     dates = [
         dt.date(y, m, d) for y, m, d in zip(rows["year"], rows["month"], rows["day"], strict=True)
     ]
     events: dict[dt.date, Event] = {}
     for leap in _leap_seconds():
-        after = [d for d in dates if d >= leap][: WINDOW + 1]
-        if after and after[0] == leap:
-            for day in after:
-                events.setdefault(day, Event(LEAP_EVENT, False))
+        window_after(dates, leap, LEAP_EVENT, events)
     return RealTable(
         name="eop",
         source=_source("astropy_iers_data", "data/eopc04.1962-now", table, "2011-2020"),
@@ -120,9 +115,7 @@ def msft() -> RealTable:
         member = archive.extractfile("msft.csv")
         assert member is not None
         table = pacsv.read_csv(io.BytesIO(member.read()))
-    dates = table["Date"].to_pylist()
-    keep = pa.array([d >= MSFT_FROM for d in dates])
-    table = table.filter(keep)
+    table = table.filter(pc.greater_equal(table["Date"], pa.scalar(MSFT_FROM, pa.date32())))
     dates = table["Date"].to_pylist()
     events = close_move_events(dates, table["Close"].to_pylist())
     return RealTable(
