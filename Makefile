@@ -3,16 +3,18 @@
 #   make test           - installs into .venv, runs lint, type check and the tests
 #   make compat-oldest  - .venv-oldest: Python 3.10, Dagster 1.10, every dependency at its lowest
 #   make compat-newest  - .venv-newest: Python 3.13 and the newest of everything
+#   make engine-alone   - .venv-engine: the faucet-core wheel alone, profiling without Dagster
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck install clean promtool chromium compat compat-oldest compat-newest compat-dagster
+.PHONY: demo test lint typecheck install clean promtool chromium compat compat-oldest compat-newest compat-dagster engine-alone
 
-$(BIN)/faucet: pyproject.toml
+$(BIN)/faucet: pyproject.toml faucet-core/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# The engine (faucet-core/, its own distribution) and faucet-dagster, both editable.
+	$(BIN)/python -m pip install --quiet -e ./faucet-core -e '.[dev]'
 	@# The check loading through DuckDB's IO manager, and dagster-pandas' dataframe types
 	@# (tests only). Their packages declare pandas<3, which would move pandas back to 2.x;
 	@# their tests pass on pandas 3, so they are installed without their declared
@@ -29,7 +31,7 @@ demo: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check faucet_core faucet_dagster tests
+	$(BIN)/ruff format --check faucet-core faucet_dagster tests
 
 typecheck: install
 	$(BIN)/mypy
@@ -72,10 +74,15 @@ compat-newest:
 
 compat: compat-oldest compat-newest
 
+# faucet-core, the engine, installed alone from its wheel: it profiles, records and finds drift
+# with no Dagster, webserver or uvicorn in the venv (tools/engine_alone.py says what is checked).
+engine-alone:
+	bash tools/engine_alone.sh $(PYTHON)
+
 # Any other Dagster release, e.g. make compat-dagster DAGSTER=1.11.16 PY=python3.11 (not in CI)
 compat-dagster:
 	@test -n "$(DAGSTER)" || { echo "give DAGSTER=1.x.y (and PY=/path/to/python)"; exit 2; }
 	COMPAT_TESTS="$(COMPAT_TESTS)" bash tools/compat.sh dagster "$(or $(PY),$(PYTHON))" $(DAGSTER)
 
 clean:
-	rm -rf $(VENV) .venv-oldest .venv-newest .venv-dagster-* .compat .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .venv-oldest .venv-newest .venv-dagster-* .venv-engine .compat .mypy_cache .ruff_cache .pytest_cache

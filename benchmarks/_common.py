@@ -275,7 +275,7 @@ def code_version() -> str:
 
     root = BENCH_DIR.parent
     digest = hashlib.sha256()
-    for source in sorted((root / "faucet_core" / "profile").glob("*.py")):
+    for source in sorted((root / "faucet-core" / "faucet_core" / "profile").glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     try:
         commit = subprocess.run(
@@ -285,7 +285,15 @@ def code_version() -> str:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--", "faucet_core/profile"],
+            [
+                "git",
+                "-C",
+                str(root),
+                "status",
+                "--porcelain",
+                "--",
+                "faucet-core/faucet_core/profile",
+            ],
             capture_output=True,
             text=True,
             check=True,

@@ -61,8 +61,8 @@ sys.path.insert(0, str(REPO))
 from _common import machine_info  # noqa: E402
 
 from faucet_core.catalog import Catalog, Edge  # noqa: E402
+from faucet_core.inference.columns import CONFIDENT  # noqa: E402
 from faucet_core.lineage import sql_lineage  # noqa: E402
-from faucet_core.lineage.infer import CONFIDENT  # noqa: E402
 
 THRESHOLDS = (0.5, 0.6, 0.7, CONFIDENT, 0.9)
 CORPORA = {
@@ -407,7 +407,7 @@ def report(cases: list[Case], seconds: float, args: argparse.Namespace) -> str:
     demoted = [ok for conf, ok in contested if conf < CONFIDENT]
     lines += [
         "",
-        f"Columns confident over several inputs of one asset (faucet_core.lineage.rivals): "
+        f"Columns confident over several inputs of one asset (faucet_core.inference.rivals): "
         f"{len(kept)} candidate(s) kept ({sum(kept)} correct), {len(demoted)} demoted "
         f"below {CONFIDENT} ({sum(demoted)} of them correct).",
         "",

@@ -2,8 +2,11 @@
 faucet_core, in alternating fresh processes (each: one warm-up, then the best of 3 timed
 calls; CPU and wall seconds).
 
-    git archive <commit> faucet_core | tar -x -C /tmp/before
-    .venv/bin/python benchmarks/profile_before_after.py /tmp/before [--rounds 3]
+    git archive <commit> faucet-core/faucet_core | tar -x -C /tmp/before
+    .venv/bin/python benchmarks/profile_before_after.py /tmp/before/faucet-core [--rounds 3]
+
+(A commit from before the engine had its own folder keeps faucet_core/ at the root:
+``git archive <commit> faucet_core`` and pass /tmp/before.)
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ def main() -> None:
     parser.add_argument("before", help="a folder holding an older faucet_core/")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    trees = {"before": str(Path(args.before).resolve()), "after": str(BENCH_DIR.parent)}
+    after = str(BENCH_DIR.parent / "faucet-core")
+    trees = {"before": str(Path(args.before).resolve()), "after": after}
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
     for _ in range(args.rounds):
         for label, root in trees.items():

@@ -18,8 +18,8 @@ from typing import Any
 import dagster as dg
 
 from faucet_core.config import OnDrift, ProfilingConfig
+from faucet_core.redact import redact
 from faucet_core.store.metrics import count_check_error
-from faucet_core.store.redact import redact
 
 __all__ = ["ERROR_STATUS", "count_error", "error_result"]
 

@@ -16,8 +16,8 @@ from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.config import OnDrift
 from faucet_core.drift.schema import describe_schema_changes, schema_changes
 from faucet_core.errors import FaucetError
+from faucet_core.redact import redact
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
-from faucet_core.store.redact import redact
 from faucet_dagster.assets import AssetTarget, baseline_key_of
 from faucet_dagster.check_error import count_error, error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite

@@ -35,8 +35,8 @@ from faucet_core.freshness import (
     judge_freshness,
     load_freshness_config,
 )
+from faucet_core.redact import redact
 from faucet_core.store.metrics import set_freshness
-from faucet_core.store.redact import redact
 from faucet_dagster.assets import overrides_by_key, resolve_targets
 from faucet_dagster.checks import check_identifier
 

@@ -73,8 +73,7 @@ def test_an_unknown_extra_lists_the_known_ones(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build = tmp_path_factory.mktemp("tree")
     # the tracked (and new, not ignored) files are copied: a build must not leave build/ here
     files = subprocess.run(
@@ -88,14 +87,29 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             target = build / name.decode()
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read_bytes())
+    return build
+
+
+def _build(tree: Path, out: Path, pattern: str) -> Path:
     subprocess.run(
-        [*PIP_WHEEL, "--wheel-dir", str(out), str(build)],
+        [*PIP_WHEEL, "--wheel-dir", str(out), str(tree)],
         check=True,
         capture_output=True,
         timeout=300,
     )
-    [built] = out.glob("faucet_dagster-*.whl")
+    [built] = out.glob(pattern)
     return built
+
+
+@pytest.fixture(scope="module")
+def wheel(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(tree, tmp_path_factory.mktemp("dist"), "faucet_dagster-*.whl")
+
+
+@pytest.fixture(scope="module")
+def engine_wheel(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """faucet-core's own wheel, built from ``faucet-core/``."""
+    return _build(tree / "faucet-core", tmp_path_factory.mktemp("dist"), "faucet_core-*.whl")
 
 
 def test_the_built_wheel_passes(wheel: Path) -> None:
@@ -147,3 +161,56 @@ def test_the_changelog_names_the_version_pyproject_builds() -> None:
     text = (ROOT / "CHANGELOG.md").read_text()
     version = check_wheel.changelog_version(text)
     assert f'version = "{version}"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_the_engine_is_followed_into_its_own_pyproject() -> None:
+    lines = lowest.constraints(ROOT / "pyproject.toml", ["spark"], {})
+    by_name = {line.split("==")[0]: line for line in lines}
+    assert "faucet-core" not in by_name  # installed from its own wheel, never pinned
+    assert by_name["pyarrow"] == "pyarrow==15"  # a requirement of faucet-core only
+    assert by_name["openlineage-python"] == "openlineage-python==1.40"  # its lineage extra
+    assert by_name["pyspark"] == "pyspark==4.0"  # faucet-dagster[spark] -> faucet-core[spark]
+
+
+def test_the_built_engine_wheel_passes_and_requires_no_dagster(engine_wheel: Path) -> None:
+    assert check_wheel.problems(engine_wheel) == []
+    with zipfile.ZipFile(engine_wheel) as archive:
+        names = archive.namelist()
+        info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        requires = [
+            line.split(":", 1)[1].strip()
+            for line in archive.read(info).decode().splitlines()
+            if line.startswith("Requires-Dist:")
+        ]
+    assert "faucet_core/monitoring/faucet-alerts.rules.yml" in names
+    assert not any(n.startswith("faucet_dagster/") for n in names)
+    assert requires  # pydantic, sqlalchemy, pyarrow ...
+    assert not any(r.split(";")[0].split("[")[0].split(">")[0].strip() in {
+        "dagster", "dagster-webserver", "uvicorn", "starlette"
+    } for r in requires if "extra ==" not in r)  # fmt: skip
+
+
+def test_the_dagster_wheel_requires_the_engine_at_its_version(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        assert not any(n.startswith("faucet_core/") for n in archive.namelist())
+    assert check_wheel.problems(wheel) == []
+
+
+def test_an_engine_that_requires_dagster_is_reported(engine_wheel: Path, tmp_path: Path) -> None:
+    bad = _rewrite(
+        engine_wheel,
+        tmp_path / engine_wheel.name,
+        {"Requires-Dist: pydantic": "Requires-Dist: dagster>=1.10\nRequires-Dist: pydantic"},
+    )
+    [problem] = check_wheel.problems(bad)
+    assert problem == ("METADATA Requires-Dist: dagster>=1.10: faucet-core must install without it")
+
+
+def test_a_dagster_wheel_without_the_engine_pin_is_reported(wheel: Path, tmp_path: Path) -> None:
+    bad = _rewrite(
+        wheel,
+        tmp_path / wheel.name,
+        {"Requires-Dist: faucet-core[lineage,server]==0.1.0": "Requires-Dist: faucet-core>=0.1"},
+    )
+    [problem] = check_wheel.problems(bad)
+    assert problem.startswith("METADATA Requires-Dist: faucet-core==0.1.0 missing")

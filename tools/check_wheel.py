@@ -1,4 +1,7 @@
-"""Validate a built faucet-dagster wheel before anyone installs it: ``check_wheel.py WHEEL``.
+"""Validate a built faucet wheel before anyone installs it: ``check_wheel.py WHEEL``.
+
+The repository builds two: faucet-core (the engine, ``faucet-core/``) and faucet-dagster,
+which requires faucet-core at its own version. Each is checked for what it must ship.
 
 What ``twine check`` does for the metadata, plus what this project must ship:
 
@@ -24,12 +27,16 @@ from pathlib import Path
 
 try:
     from packaging.metadata import ExceptionGroup, InvalidMetadata, Metadata
+    from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name, parse_wheel_filename
 except ModuleNotFoundError:  # pragma: no cover - a bare venv: pip's own copy
     from pip._vendor.packaging.metadata import (  # type: ignore[no-redef,assignment,unused-ignore]
         ExceptionGroup,
         InvalidMetadata,
         Metadata,
+    )
+    from pip._vendor.packaging.requirements import (  # type: ignore[no-redef,assignment,unused-ignore]
+        Requirement,
     )
     from pip._vendor.packaging.utils import (  # type: ignore[no-redef,assignment,unused-ignore]
         canonicalize_name,
@@ -38,17 +45,25 @@ except ModuleNotFoundError:  # pragma: no cover - a bare venv: pip's own copy
 
 CHANGELOG = Path(__file__).resolve().parent.parent / "CHANGELOG.md"
 RELEASE = re.compile(r"^## \[(?P<version>\d[^\]]*)\]", re.MULTILINE)
+# What each distribution declares and ships, by its canonical name.
 ENTRY_POINTS = {
-    "console_scripts": "faucet = faucet_dagster.cli:main",
-    "dagster_dg_cli.registry_modules": "faucet_dagster = faucet_dagster",
+    "faucet-dagster": {
+        "console_scripts": "faucet = faucet_dagster.cli:main",
+        "dagster_dg_cli.registry_modules": "faucet_dagster = faucet_dagster",
+    },
+    "faucet-core": {},
 }
-PACKAGE_FILES = (
-    "faucet_core/py.typed",
-    "faucet_dagster/py.typed",
-    "faucet_dagster/console/templates/",
-    "faucet_dagster/console/static/",
-    "faucet_core/monitoring/",
-)
+PACKAGE_FILES = {
+    "faucet-dagster": (
+        "faucet_dagster/py.typed",
+        "faucet_dagster/console/templates/",
+        "faucet_dagster/console/static/",
+    ),
+    "faucet-core": ("faucet_core/py.typed", "faucet_core/monitoring/"),
+}
+# The packages a distribution must not carry (each ships its own) or require.
+FOREIGN = {"faucet-dagster": ("faucet_core/",), "faucet-core": ("faucet_dagster/",)}
+NEVER_REQUIRED = {"faucet-core": ("dagster", "dagster-webserver", "uvicorn")}
 
 
 def changelog_version(text: str) -> str | None:
@@ -95,13 +110,29 @@ def problems(wheel: Path, changelog: Path | None = CHANGELOG) -> list[str]:
             found.append("METADATA has no long description: set readme = 'README.md'")
         points = f"{info}/entry_points.txt"
         entry_points = archive.read(points).decode() if points in names else ""
-        for group, line in ENTRY_POINTS.items():
+        if name not in PACKAGE_FILES:
+            return [f"{wheel.name}: not a faucet distribution ({', '.join(PACKAGE_FILES)})"]
+        requires = [Requirement(str(r)) for r in meta.requires_dist or []]
+        for req in requires:
+            if canonicalize_name(req.name) in NEVER_REQUIRED.get(name, ()):
+                found.append(f"METADATA Requires-Dist: {req}: {name} must install without it")
+        if name == "faucet-dagster":
+            engine = [r for r in requires if canonicalize_name(r.name) == "faucet-core"]
+            if not any(r.marker is None and str(r.specifier) == f"=={version}" for r in engine):
+                found.append(
+                    f"METADATA Requires-Dist: faucet-core=={version} missing; the engine is "
+                    "released with faucet-dagster at the same version"
+                )
+        for group, line in ENTRY_POINTS[name].items():
             block = entry_points.split(f"[{group}]", 1)
             if len(block) < 2 or line not in block[1].split("\n[", 1)[0]:
                 found.append(f"entry_points.txt: [{group}] lacks '{line}'")
-        for path in PACKAGE_FILES:
+        for path in PACKAGE_FILES[name]:
             if not any(n == path or (path.endswith("/") and n.startswith(path)) for n in names):
                 found.append(f"{path}: not in the wheel; add it to [tool.setuptools.package-data]")
+        for prefix in FOREIGN[name]:
+            if any(n.startswith(prefix) for n in names):
+                found.append(f"{prefix}: in the {name} wheel, but another distribution ships it")
         record = archive.read(f"{info}/RECORD").decode().splitlines()
         recorded = {line.rsplit(",", 2)[0] for line in record if line}
         for missing in sorted(set(names) - recorded):

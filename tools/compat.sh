@@ -3,8 +3,9 @@
 #   tools/compat.sh oldest PYTHON DAGSTER_VERSION   lowest versions pyproject.toml allows
 #   tools/compat.sh newest PYTHON                   the newest of everything
 #   tools/compat.sh dagster PYTHON DAGSTER_VERSION  the newest of everything but Dagster
-# It creates .venv-NAME, builds faucet's wheel, validates its metadata, installs the wheel
-# (binary wheels only) with the pandas and test extras, and runs the compat subset
+# It creates .venv-NAME, builds faucet's two wheels (faucet-core, the engine, and
+# faucet-dagster), validates their metadata, installs them (binary wheels only) with the
+# pandas and test extras, and runs the compat subset
 # ($COMPAT_TESTS) on a copy of tests/, so the wheel's faucet is imported, never this tree.
 set -euo pipefail
 
@@ -29,8 +30,10 @@ mkdir -p "$work/dist" "$work/run"
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install --upgrade pip
-"${pip[@]}" wheel --no-deps --wheel-dir "$work/dist" "$root"
+"${pip[@]}" wheel --no-deps --wheel-dir "$work/dist" "$root/faucet-core" "$root"
+core="$(ls "$work"/dist/faucet_core-*.whl)"
 wheel="$(ls "$work"/dist/faucet_dagster-*.whl)"
+"$venv/bin/python" "$root/tools/check_wheel.py" "$core"
 "$venv/bin/python" "$root/tools/check_wheel.py" "$wheel"
 
 case "$name" in
@@ -39,17 +42,17 @@ case "$name" in
     "$venv/bin/python" "$root/tools/lowest_constraints.py" --extra pandas --extra test \
       --pin "dagster==$dagster" --pin "dagster-webserver==$dagster" > "$work/constraints.txt"
     "${pip[@]}" install --only-binary :all: --constraint "$work/constraints.txt" \
-      "$wheel[pandas,test]"
+      "$core" "$wheel[pandas,test]"
     ;;
   dagster)
     dagster="${3:?compat-dagster needs the Dagster release, e.g. 1.11.16}"
-    "${pip[@]}" install --only-binary :all: "$wheel[pandas,test]" \
+    "${pip[@]}" install --only-binary :all: "$core" "$wheel[pandas,test]" \
       "dagster==$dagster" "dagster-webserver==$dagster"
     ;;
   newest)
     "${pip[@]}" install --only-binary :all: --upgrade --upgrade-strategy eager \
-      "$wheel[pandas,test]" twine
-    "$venv/bin/twine" check --strict "$wheel"
+      "$core" "$wheel[pandas,test]" twine
+    "$venv/bin/twine" check --strict "$core" "$wheel"
     ;;
   *)
     echo "compat: unknown environment '$name' (oldest, newest or dagster)" >&2

@@ -7,7 +7,10 @@ lower bounds in ``pyproject.toml`` are tested rather than only claimed::
         --pin dagster==1.10.21 --pin dagster-webserver==1.10.21 > constraints.txt
 
 Each requirement of ``[project] dependencies`` and of the named extras (extras that name
-``faucet-dagster[...]`` are followed) becomes ``name==<lowest>``: the version of its ``>=``,
+``faucet-dagster[...]`` are followed, and so is ``faucet-core[...]``: a project of the
+repository, in a folder of its name beside ``pyproject.toml``, is installed from its own
+wheel, so its requirements are pinned instead of it) becomes ``name==<lowest>``: the version
+of its ``>=``,
 ``==`` or ``~=`` specifier. Environment markers are kept, so ``tomli`` is pinned on Python
 3.10 only. ``--pin`` replaces the lowest version of one package (Dagster's last patch of a
 minor rather than its ``.0``). A requirement with no lower bound is an error: the oldest
@@ -59,11 +62,21 @@ def lowest_version(req: Requirement) -> str:
     return lows[0]
 
 
-def direct_requirements(project: dict[str, Any], extras: list[str]) -> list[Requirement]:
-    """``dependencies`` plus each extra's, following ``<this project>[extra]`` references."""
+def _project(pyproject: Path) -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return project
+
+
+def direct_requirements(
+    project: dict[str, Any], extras: list[str], folder: Path | None = None
+) -> list[Requirement]:
+    """``dependencies`` plus each extra's, following ``<this project>[extra]`` references and,
+    when ``folder`` holds ``<name>/pyproject.toml`` for a requirement's name, that project's
+    own requirements (with the extras the requirement names) in place of the requirement."""
     name = canonicalize_name(project["name"])
     optional: dict[str, list[str]] = project.get("optional-dependencies", {})
-    found: list[Requirement] = [Requirement(r) for r in project.get("dependencies", [])]
+    declared: list[Requirement] = [Requirement(r) for r in project.get("dependencies", [])]
+    found: list[Requirement] = []
     seen: set[str] = set()
     todo = list(extras)
     while todo:
@@ -81,14 +94,19 @@ def direct_requirements(project: dict[str, Any], extras: list[str]) -> list[Requ
             if canonicalize_name(req.name) == name:
                 todo.extend(sorted(req.extras))
             else:
-                found.append(req)
+                declared.append(req)
+    for req in declared:
+        sibling = None if folder is None else folder / req.name / "pyproject.toml"
+        if sibling is not None and sibling.is_file():
+            found.extend(direct_requirements(_project(sibling), sorted(req.extras), folder))
+        else:
+            found.append(req)
     return found
 
 
 def constraints(pyproject: Path, extras: list[str], pins: dict[str, str]) -> list[str]:
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
     lines: dict[str, str] = {}
-    for req in direct_requirements(project, extras):
+    for req in direct_requirements(_project(pyproject), extras, pyproject.parent):
         key = canonicalize_name(req.name)
         version = pins.get(key) or lowest_version(req)
         if not req.specifier.contains(version, prereleases=True):

@@ -51,7 +51,7 @@ def check_warehouse(value: Warehouse) -> Warehouse:
 
 
 def _redacted(url: str) -> str:
-    from faucet_core.store.redact import redact
+    from faucet_core.redact import redact
 
     return redact(url)
 

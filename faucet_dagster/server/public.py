@@ -15,7 +15,7 @@ import re
 
 from sqlalchemy import Engine
 
-from faucet_core.store.redact import redact
+from faucet_core.redact import redact
 
 __all__ = ["public_message"]
 

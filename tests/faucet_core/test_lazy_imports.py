@@ -62,12 +62,16 @@ import faucet_core.profile.sql
 import faucet_core.profile.table
 from faucet_core import profile
 import faucet_core
-print(callable(profile), profile is faucet_core.profile, type(faucet_core.profile).__name__)
+import faucet_core.profile as package
+print(callable(profile), profile is faucet_core.profile, package is faucet_core.profile,
+      type(package).__mro__[1].__name__)
 """
 
 
-def test_faucet_core_profile_is_the_function_whatever_was_imported_first() -> None:
-    assert _fresh(_PROFILE_NAME) == "True True function"
+def test_faucet_core_profile_is_the_package_and_calling_it_profiles() -> None:
+    # issue 29: ``import faucet_core.profile as p`` is the package (it was the function);
+    # calling it still profiles, as ``from faucet_core import profile; profile(df)`` does.
+    assert _fresh(_PROFILE_NAME) == "True True True module"
 
 
 def test_every_public_name_resolves() -> None:
@@ -76,5 +80,6 @@ def test_every_public_name_resolves() -> None:
         for name in module.__all__:
             assert getattr(module, name) is not None, (module, name)
         assert set(module.__all__) <= set(dir(module))
-    assert package.profile is faucet_core.profile
+    assert package is faucet_core.profile  # the package, which profiles when called
     assert callable(faucet_core.profile)
+    assert callable(package.profile)  # faucet_core.profile.dispatch.profile

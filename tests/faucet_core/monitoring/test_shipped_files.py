@@ -69,12 +69,16 @@ def test_an_unknown_file_name_is_refused_with_the_known_ones():
 
 def test_the_files_are_built_into_the_package(tmp_path):
     # The same package-data step the wheel runs (setuptools build_py), on a copy of the tree.
+    # The files belong to the engine's own distribution (faucet-core/ in the repository).
     src = tmp_path / "src"
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, src / name)
-    for package in ("faucet_core", "faucet_dagster"):
-        shutil.copytree(ROOT / package, src / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(ROOT / "faucet-core" / name, src / name)
+    shutil.copytree(
+        ROOT / "faucet-core" / "faucet_core",
+        src / "faucet_core",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     out = tmp_path / "build"
     subprocess.run(
         [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py",

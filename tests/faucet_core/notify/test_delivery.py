@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from faucet_core.errors import NotifyError
-from faucet_core.notify import DeliveryError, DeliveryProblem, RetryPolicy, deliver, redact
+from faucet_core.notify import DeliveryError, DeliveryProblem, RetryPolicy, deliver, mask_secrets
 
 
 class FakeTime:
@@ -131,6 +131,7 @@ def test_retry_policy_validation(field, value):
         RetryPolicy(**{field: value})
 
 
-def test_redact_replaces_every_secret_longest_first():
+def test_mask_secrets_replaces_every_secret_longest_first():
     text = "url https://hooks.example/abc token abc and https://hooks.example/abc"
-    assert redact(text, ["abc", "https://hooks.example/abc", ""]) == "url *** token *** and ***"
+    masked = mask_secrets(text, ["abc", "https://hooks.example/abc", ""])
+    assert masked == "url *** token *** and ***"
