@@ -36,14 +36,14 @@ from sqlalchemy.engine import make_url
 
 from faucet_core.catalog import Catalog, DatasetRef, SchemaField
 from faucet_core.catalog.write import insert_rows
-from faucet_core.impact import from_declared, plan_impact
-from faucet_core.impact.report import Severity
-from faucet_core.store.schema import (
+from faucet_core.db.schema import (
     catalog_datasets,
     catalog_edges,
     catalog_run_datasets,
     catalog_runs,
 )
+from faucet_core.impact import from_declared, plan_impact
+from faucet_core.impact.report import Severity
 
 COLS = [f"c{i}" for i in range(5)]
 FANOUT = 5

@@ -223,8 +223,8 @@ def main() -> int:
     sys.path.insert(0, str(HERE / "src"))
     from faucet_example.source import FAULTS
 
+    from faucet_core.db.project import find_project_store
     from faucet_core.store import ProfileStore
-    from faucet_core.store.project import find_project_store
 
     shutil.rmtree(HOME, ignore_errors=True)
     HOME.mkdir(parents=True)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from faucet_core.db.url import shown_url
 from faucet_core.errors import ConfigError
 from faucet_core.store import ProfileStore, default_store_url
-from faucet_core.store.url import shown_url
 from faucet_dagster.discover import FOUND_NOWHERE, discover_location
 from faucet_dagster.location import CodeLocation, load_code_location
 
@@ -118,7 +118,7 @@ def _is_new(url: str) -> bool:
     reach): ``False``, and opening the store reports the problem."""
     from sqlalchemy import create_engine, inspect
 
-    from faucet_core.store.url import validate_store_url
+    from faucet_core.db.url import validate_store_url
 
     try:
         parsed = validate_store_url(url)

@@ -32,12 +32,12 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from faucet_core.catalog import Consumer, LatestOutcome
+from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
+from faucet_core.db.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_core.errors import CatalogError
 from faucet_core.store.audit import list_audit
 from faucet_core.store.counters import read_counters
-from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.store.metrics import check_error_times
-from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.console.access import (
     ConsoleContext,
     PageError,

@@ -13,6 +13,8 @@ from faucet_core.store.audit import Outcome, record_audit
 from faucet_dagster.server.auth import Principal
 
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
     from faucet_core.impact import ChangeImpact
     from faucet_dagster.location import CodeLocation
 
@@ -45,18 +47,8 @@ def annotate_audited(
     ):
         if value:
             detail[name] = list(value)
-    with catalog._write("annotate a dataset in") as conn:
-        key = catalog._resolve(conn, ref)
-        catalog._annotate(
-            conn,
-            key,
-            owners,
-            consumers,
-            replace,
-            add_owners=add_owners,
-            remove_owners=remove_owners,
-            remove_consumers=remove_consumers,
-        )
+
+    def audit(conn: Connection, key: str) -> None:
         record_audit(
             conn,
             actor=who.name,
@@ -67,7 +59,17 @@ def annotate_audited(
             target=key,
             detail=detail,
         )
-    return catalog.detail(key)
+
+    return catalog.annotate(
+        ref,
+        owners=owners,
+        consumers=consumers,
+        replace=replace,
+        add_owners=add_owners,
+        remove_owners=remove_owners,
+        remove_consumers=remove_consumers,
+        in_transaction=audit,
+    )
 
 
 def plan_change(

@@ -52,13 +52,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from faucet_core.catalog import Catalog, Consumer, DatasetDetail
+from faucet_core.db.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_core.errors import CatalogError, FaucetError, StoreError
 from faucet_core.impact import DEFAULT_DEPTH
 from faucet_core.json_limits import JsonLimitError, check_json
 from faucet_core.lineage.receiver import LINEAGE_PATH
 from faucet_core.store import ProfileStore
 from faucet_core.store.audit import Outcome, list_audit
-from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.location import CodeLocation
 from faucet_dagster.server.actions import annotate_audited, plan_change, plan_json
 from faucet_dagster.server.auth import Principal, Role, TokenTable

@@ -117,7 +117,7 @@ def test_dagster_dev_names_the_location_as_the_project_does():
 
 
 def test_faucet_toml_names_the_demo_store():
-    from faucet_core.store.project import find_project_store
+    from faucet_core.db.project import find_project_store
 
     found = find_project_store(EXAMPLE / "src")
     assert found is not None

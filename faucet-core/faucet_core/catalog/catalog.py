@@ -4,15 +4,16 @@ faucet store (SQLite or PostgreSQL, the same URL and schema as :class:`ProfileSt
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, select, text, update
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
-from faucet_core.catalog.codec import dumps, utc
+from faucet_core.catalog.annotate import annotate
+from faucet_core.catalog.codec import utc
 from faucet_core.catalog.config import CatalogConfig
 from faucet_core.catalog.model import (
     Consumer,
@@ -26,13 +27,10 @@ from faucet_core.catalog.model import (
     OwnerSource,
     RunRecord,
 )
-from faucet_core.catalog.owners import edit_owners
 from faucet_core.catalog.read import (
     consumers_of,
     edges_where,
     entries,
-    find_ids,
-    find_uri,
     latest_outcomes,
     profiles_of,
     runs_of,
@@ -40,38 +38,35 @@ from faucet_core.catalog.read import (
     snapshots_of,
     summaries,
 )
-from faucet_core.catalog.uri import (
-    ID_LENGTH,
-    MIN_ID_PREFIX,
-    dataset_id,
-    dataset_uri,
-    is_id_prefix,
-    looks_like_uri,
-    split_uri,
-)
-from faucet_core.catalog.write import (
-    CATALOG_LOCK,
-    PROFILE_HISTORY,
-    RecordSummary,
-    record_batch,
-    upsert_ignore,
-    write_profile,
-)
-from faucet_core.errors import CatalogError, FaucetError, StoreError
-from faucet_core.store.engine import (
+from faucet_core.catalog.resolve import config_target, resolve
+from faucet_core.catalog.write import PROFILE_HISTORY, RecordSummary, record_batch
+from faucet_core.catalog.write_profiles import write_profile
+from faucet_core.db.engine import (
     DEFAULT_BUSY_TIMEOUT,
     database_error,
     make_engine,
     reader,
     reason_of,
 )
-from faucet_core.store.migrations import migrate
-from faucet_core.store.schema import catalog_consumers, catalog_datasets, catalog_profiles
-from faucet_core.store.url import normalize_url
+from faucet_core.db.migrations import migrate
+from faucet_core.db.schema import (
+    catalog_consumers,
+    catalog_datasets,
+    catalog_edges,
+    catalog_profiles,
+    catalog_runs,
+    catalog_snapshots,
+)
+from faucet_core.db.transaction import CATALOG_LOCK, Transaction
+from faucet_core.db.url import normalize_url
+from faucet_core.errors import FaucetError, StoreError
 
-__all__ = ["PROFILE_HISTORY", "Catalog"]
+__all__ = ["PROFILE_HISTORY", "AlsoInTransaction", "Catalog"]
 
-_PG_LOCK = CATALOG_LOCK  # one catalog writer at a time on PostgreSQL (SQLite: BEGIN IMMEDIATE)
+AlsoInTransaction = Callable[[Connection, str], None]
+"""A callback :meth:`Catalog.annotate` runs in its own transaction, after the annotation,
+with the dataset's id (e.g. to write the audit entry of the change): what it writes
+commits with the annotation, and if it raises, nothing is written."""
 
 
 def _reason(exc: SQLAlchemyError) -> str:
@@ -152,6 +147,7 @@ class Catalog:
         clear_owners: bool = False,
         add_owners: Sequence[str] = (),
         remove_consumers: Sequence[str] = (),
+        in_transaction: AlsoInTransaction | None = None,
     ) -> DatasetDetail:
         """Edit the annotated owners and upsert consumers by name (``replace``: drop the
         consumers not listed first).
@@ -161,10 +157,13 @@ class Catalog:
         ``remove_consumers`` drops consumers by name (one not declared is refused). Owners
         from code, OpenLineage or the ``catalog:`` block are not touched: a dataset's owners
         are the union of every source's.
+
+        ``in_transaction(conn, dataset_id)`` runs after the annotation, in the same
+        transaction: both are written, or neither.
         """
         with self._write("annotate a dataset in") as conn:
-            entry_id = self._resolve(conn, ref)
-            self._annotate(
+            entry_id = resolve(conn, ref, self.url)
+            annotate(
                 conn,
                 entry_id,
                 owners,
@@ -175,6 +174,8 @@ class Catalog:
                 add_owners=add_owners,
                 remove_consumers=remove_consumers,
             )
+            if in_transaction is not None:
+                in_transaction(conn, entry_id)
         return self.detail(entry_id)
 
     def apply_config(self, config: CatalogConfig, touched: Iterable[str] | None = None) -> int:
@@ -184,11 +185,11 @@ class Catalog:
         done = 0
         with self._write("merge the catalog block into") as conn:
             for item in config.datasets:
-                target = self._config_target(conn, item.dataset, wanted)
+                target = config_target(conn, item.dataset, wanted)
                 if target is None:
                     continue
                 consumers = [c.to_consumer() for c in item.consumers]
-                self._annotate(
+                annotate(
                     conn, target, item.owners, consumers, replace=False, source=OwnerSource.CONFIG
                 )
                 done += 1
@@ -225,7 +226,7 @@ class Catalog:
     def resolve(self, ref: str) -> str:
         """The id of the dataset ``ref`` names: a canonical URI, or an id (prefix)."""
         with self._reading() as conn:
-            return self._resolve(conn, ref)
+            return resolve(conn, ref, self.url)
 
     def datasets(self) -> list[DatasetEntry]:
         """Every dataset, sorted by URI, with its edge counts and last written run."""
@@ -241,13 +242,13 @@ class Catalog:
 
     def dataset(self, ref: str) -> DatasetEntry:
         with self._reading() as conn:
-            return entries(conn, [self._resolve(conn, ref)])[0]
+            return entries(conn, [resolve(conn, ref, self.url)])[0]
 
     def detail(self, ref: str, *, runs: int = 20, profiles: int | None = 30) -> DatasetDetail:
         """Everything about one dataset: schema, owners, consumers, edges both ways, recent
         runs, contracts and profile history (``profiles``: the newest N, None for all)."""
         with self._reading() as conn:
-            key = self._resolve(conn, ref)
+            key = resolve(conn, ref, self.url)
             return DatasetDetail(
                 dataset=entries(conn, [key])[0],
                 consumers=consumers_of(conn, key),
@@ -278,7 +279,7 @@ class Catalog:
         """Edges reachable downstream of a dataset, breadth first: (hop, edge), hop from 1.
         One query per hop; each dataset is expanded once."""
         with self._reading() as conn:
-            start = self._resolve(conn, ref)
+            start = resolve(conn, ref, self.url)
             seen, frontier = {start}, [start]
             out: list[tuple[int, Edge]] = []
             for hop in range(1, depth + 1):
@@ -292,7 +293,7 @@ class Catalog:
 
     def profiles(self, ref: str, *, limit: int | None = None) -> tuple[DatasetProfileRun, ...]:
         with self._reading() as conn:
-            return profiles_of(conn, self._resolve(conn, ref), limit)
+            return profiles_of(conn, resolve(conn, ref, self.url), limit)
 
     def last_drift(self) -> dict[str, dt.datetime]:
         """Per dataset id, when its newest drifted profile was recorded (datasets that
@@ -327,12 +328,6 @@ class Catalog:
 
     def counts(self) -> dict[str, int]:
         """Row counts of the catalog tables (datasets, edges, runs...)."""
-        from faucet_core.store.schema import (
-            catalog_edges,
-            catalog_runs,
-            catalog_snapshots,
-        )
-
         tables = {
             "datasets": catalog_datasets,
             "edges": catalog_edges,
@@ -348,155 +343,11 @@ class Catalog:
             }
 
     # -- internals --------------------------------------------------------------------------
-    def _write(self, action: str) -> _Transaction:
-        return _Transaction(self, action)
+    def _write(self, action: str) -> Transaction:
+        """One write transaction; PostgreSQL writers serialise on the catalog's advisory
+        lock; database errors become :class:`StoreError`."""
 
-    def _resolve(self, conn: Connection, ref: str) -> str:
-        value = (ref or "").strip()
-        if looks_like_uri(value):
-            namespace, name = split_uri(value)
-            uri = dataset_uri(namespace, name)
-            found = find_uri(conn, sorted({value, uri}))
-            if found:
-                return found[0][0]
-            raise CatalogError(
-                f"no dataset {value!r} in the catalog {self.url}: `faucet catalog datasets` "
-                "lists the URIs it knows"
-            )
-        if not is_id_prefix(value):
-            raise CatalogError(
-                f"{value!r} is neither a dataset URI (scheme://...) nor an id ({MIN_ID_PREFIX} to "
-                f"{ID_LENGTH} hex digits, as `faucet catalog datasets` prints it)"
-            )
-        matches = find_ids(conn, value.lower())
-        if not matches:
-            raise CatalogError(
-                f"no dataset with id {value!r} in the catalog {self.url}: `faucet catalog "
-                "datasets` lists the ids it knows"
-            )
-        if len(matches) > 1:
-            shown = ", ".join(f"{i} ({u})" for i, u in matches[:5])
-            raise CatalogError(
-                f"id prefix {value!r} is ambiguous: it matches {shown}"
-                + (" and more" if len(matches) > 5 else "")
-                + "; give more digits"
-            )
-        return matches[0][0]
+        def error(exc: SQLAlchemyError) -> StoreError:
+            return StoreError(f"cannot {action} the catalog {self.url}: {_reason(exc)}")
 
-    def _config_target(self, conn: Connection, ref: str, wanted: set[str] | None) -> str | None:
-        if looks_like_uri(ref):
-            key = dataset_id(dataset_uri(*split_uri(ref)))
-            if wanted is not None:
-                return key if key in wanted else None
-            exists = conn.execute(
-                select(catalog_datasets.c.id).where(catalog_datasets.c.id == key)
-            ).first()
-            return key if exists else None
-        prefix = ref.lower()
-        if wanted is not None:
-            hits = sorted(k for k in wanted if k.startswith(prefix))
-            return hits[0] if len(hits) == 1 else None
-        matches = find_ids(conn, prefix)
-        return matches[0][0] if len(matches) == 1 else None
-
-    def _annotate(
-        self,
-        conn: Connection,
-        key: str,
-        owners: Sequence[str] | None,
-        consumers: Sequence[Consumer],
-        replace: bool,
-        *,
-        source: OwnerSource = OwnerSource.ANNOTATION,
-        remove_owners: Sequence[str] = (),
-        clear_owners: bool = False,
-        add_owners: Sequence[str] = (),
-        remove_consumers: Sequence[str] = (),
-    ) -> None:
-        """``owners`` replaces the owner set of ``source`` (the annotated owners unless
-        told otherwise), ``add_owners`` adds to it; ``remove_consumers`` drops consumers by
-        name (a name not declared is refused); see :meth:`annotate`."""
-        now = dt.datetime.now(dt.timezone.utc)
-        t = catalog_datasets.c
-        c = catalog_consumers.c
-        edit_owners(
-            conn,
-            key,
-            source=source,
-            owners=owners,
-            remove=remove_owners,
-            clear=clear_owners,
-            add=add_owners,
-            now=now,
-        )
-        if remove_consumers:
-            self._drop_consumers(conn, key, remove_consumers)
-            conn.execute(update(catalog_datasets).where(t.id == key).values(updated_at=now))
-        if replace:
-            keep = [x.name for x in consumers]
-            conn.execute(delete(catalog_consumers).where(c.dataset_id == key, c.name.not_in(keep)))
-        rows = [
-            {
-                "dataset_id": key,
-                "name": x.name,
-                "kind": x.kind,
-                "contact": x.contact,
-                "columns": dumps(list(x.columns)),
-            }
-            for x in consumers
-        ]
-        if rows:
-            conn.execute(
-                delete(catalog_consumers).where(
-                    c.dataset_id == key, c.name.in_([x.name for x in consumers])
-                )
-            )
-            upsert_ignore(conn, catalog_consumers, rows)
-            conn.execute(update(catalog_datasets).where(t.id == key).values(updated_at=now))
-
-    @staticmethod
-    def _drop_consumers(conn: Connection, key: str, names: Sequence[str]) -> None:
-        c = catalog_consumers.c
-        rows = conn.execute(select(c.name).where(c.dataset_id == key)).all()
-        held = {str(row[0]) for row in rows}
-        missing = [n for n in names if n not in held]
-        if missing:
-            known = ", ".join(sorted(held)) or "none"
-            raise CatalogError(
-                f"dataset {key} has no consumer {missing[0]!r} to remove; its consumers: {known}"
-            )
-        conn.execute(delete(catalog_consumers).where(c.dataset_id == key, c.name.in_(names)))
-
-
-class _Transaction:
-    """One write transaction; PostgreSQL writers serialise on an advisory lock; database
-    errors become :class:`StoreError`."""
-
-    def __init__(self, catalog: Catalog, action: str) -> None:
-        self._catalog, self._action = catalog, action
-        self._cm: Any = None
-
-    def _error(self, exc: SQLAlchemyError) -> StoreError:
-        return StoreError(f"cannot {self._action} the catalog {self._catalog.url}: {_reason(exc)}")
-
-    def __enter__(self) -> Connection:
-        try:
-            self._cm = self._catalog.engine.begin()
-            conn: Connection = self._cm.__enter__()
-        except SQLAlchemyError as exc:
-            raise self._error(exc) from None
-        if conn.dialect.name == "postgresql":
-            try:
-                conn.execute(text(f"SELECT pg_advisory_xact_lock({_PG_LOCK})"))
-            except SQLAlchemyError as exc:
-                self._cm.__exit__(type(exc), exc, None)  # roll back, release the connection
-                raise self._error(exc) from None
-        return conn
-
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        try:
-            self._cm.__exit__(exc_type, exc, tb)
-        except SQLAlchemyError as err:
-            raise self._error(err) from None
-        if isinstance(exc, SQLAlchemyError):
-            raise self._error(exc) from None
+        return Transaction(self.engine, error, lock=CATALOG_LOCK)

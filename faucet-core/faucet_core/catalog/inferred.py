@@ -22,9 +22,9 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from faucet_core.catalog.read import edges_where, profiles_of
+from faucet_core.db.schema import catalog_profiles
 from faucet_core.inference.columns import RUNS, InferredInput, infer_columns, pair_runs
 from faucet_core.inference.rivals import keeps_grain, settle_rivals
-from faucet_core.store.schema import catalog_profiles
 
 __all__ = ["CACHE_SIZE", "InferredEdge", "clear_cache", "infer_edge", "infer_into"]
 

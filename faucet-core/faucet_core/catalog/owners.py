@@ -17,8 +17,9 @@ from sqlalchemy import Connection, bindparam, delete, select, update
 
 from faucet_core.catalog.codec import decode_list, dumps
 from faucet_core.catalog.model import Owner, OwnerSource
+from faucet_core.db.chunks import chunks
+from faucet_core.db.schema import catalog_datasets, catalog_owners
 from faucet_core.errors import CatalogError, StoreCorruptError
-from faucet_core.store.schema import catalog_datasets, catalog_owners
 
 __all__ = [
     "Owner",
@@ -52,8 +53,8 @@ def _rows(conn: Connection, ids: Sequence[str] | None) -> list[Any]:
         return list(conn.execute(query))
     rows: list[Any] = []
     unique = sorted(set(ids))
-    for start in range(0, len(unique), 400):
-        rows.extend(conn.execute(query.where(o.dataset_id.in_(unique[start : start + 400]))))
+    for part in chunks(unique):
+        rows.extend(conn.execute(query.where(o.dataset_id.in_(part))))
     return rows
 
 

@@ -28,10 +28,8 @@ from faucet_core.catalog.model import (
     WriterRun,
 )
 from faucet_core.catalog.owners import owners_by_dataset
-from faucet_core.catalog.write import chunks
-from faucet_core.errors import StoreCorruptError
-from faucet_core.store.codec import decode_profile
-from faucet_core.store.schema import (
+from faucet_core.db.chunks import chunks
+from faucet_core.db.schema import (
     catalog_consumers,
     catalog_datasets,
     catalog_edges,
@@ -41,6 +39,8 @@ from faucet_core.store.schema import (
     catalog_schema_changes,
     catalog_snapshots,
 )
+from faucet_core.errors import StoreCorruptError
+from faucet_core.store.codec import decode_profile
 
 __all__ = [
     "SCHEMA_HISTORY",

@@ -4,7 +4,7 @@ time; the walk needs whole frontiers per query)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from faucet_core.catalog.model import Consumer, Contract
-from faucet_core.errors import StoreCorruptError
-from faucet_core.store.schema import (
+from faucet_core.db.chunks import chunks
+from faucet_core.db.schema import (
     catalog_consumers,
     catalog_datasets,
     catalog_edges,
@@ -21,6 +21,7 @@ from faucet_core.store.schema import (
     catalog_runs,
     catalog_snapshots,
 )
+from faucet_core.errors import StoreCorruptError
 
 __all__ = [
     "RawEdge",
@@ -31,9 +32,6 @@ __all__ = [
     "edges_leaving",
     "last_run_of",
 ]
-
-CHUNK = 900
-"""Ids per IN (...): below SQLite's oldest variable limit (999)."""
 
 
 @dataclass(frozen=True)
@@ -50,11 +48,6 @@ class RawEdge:
     take opacity away, only to name columns it reaches)."""
     evidence: Mapping[tuple[str, str], str] | None = None
     """``{(out, in): why}`` of the inferred lineage."""
-
-
-def _chunks(ids: Sequence[str]) -> Iterator[Sequence[str]]:
-    for start in range(0, len(ids), CHUNK):
-        yield ids[start : start + CHUNK]
 
 
 def _names(items: Any) -> tuple[str, ...]:
@@ -83,11 +76,11 @@ def _decode(text: str) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
 
 
 def edges_from(conn: Connection, sources: Sequence[str]) -> list[RawEdge]:
-    """Every edge out of ``sources`` (one query per :data:`CHUNK` ids)."""
+    """Every edge out of ``sources`` (one query per :data:`~faucet_core.db.chunks.CHUNK` ids)."""
     e = catalog_edges.c
     query = select(e.source_id, e.sink_id, e.job_namespace, e.job_name, e.column_lineage)
     out = []
-    for part in _chunks(sorted(set(sources))):
+    for part in chunks(sorted(set(sources))):
         for row in conn.execute(query.where(e.source_id.in_(part))):
             out.append(
                 RawEdge(
@@ -104,7 +97,7 @@ def edges_leaving(conn: Connection, sources: Sequence[str]) -> int:
     """How many edges leave ``sources``."""
     e = catalog_edges.c
     total = 0
-    for part in _chunks(sorted(set(sources))):
+    for part in chunks(sorted(set(sources))):
         total += int(
             conn.execute(
                 select(func.count()).select_from(catalog_edges).where(e.source_id.in_(part))
@@ -117,7 +110,7 @@ def datasets_of(conn: Connection, ids: Sequence[str]) -> dict[str, tuple[str, tu
     """``{id: (uri, owners)}`` of the datasets the catalog knows among ``ids``."""
     t = catalog_datasets.c
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for part in _chunks(sorted(set(ids))):
+    for part in chunks(sorted(set(ids))):
         for row in conn.execute(select(t.id, t.uri, t.owners).where(t.id.in_(part))):
             out[row.id] = (row.uri, tuple(str(o) for o in json.loads(row.owners or "[]")))
     return out
@@ -126,7 +119,7 @@ def datasets_of(conn: Connection, ids: Sequence[str]) -> dict[str, tuple[str, tu
 def consumers_of(conn: Connection, ids: Sequence[str]) -> dict[str, list[Consumer]]:
     c = catalog_consumers.c
     out: dict[str, list[Consumer]] = {}
-    for part in _chunks(sorted(set(ids))):
+    for part in chunks(sorted(set(ids))):
         rows = conn.execute(select(catalog_consumers).where(c.dataset_id.in_(part)))
         for row in rows:
             columns = tuple(str(x) for x in json.loads(row.columns or "[]"))
@@ -142,7 +135,7 @@ def contracts_of(conn: Connection, ids: Sequence[str]) -> dict[str, list[tuple[s
     """``{dataset id: [(job, contract)...]}`` from each job's latest config snapshot."""
     s = catalog_snapshots.c
     out: dict[str, list[tuple[str, Contract]]] = {}
-    for part in _chunks(sorted(set(ids))):
+    for part in chunks(sorted(set(ids))):
         rows = conn.execute(
             select(catalog_snapshots)
             .where(s.dataset_id.in_(part))

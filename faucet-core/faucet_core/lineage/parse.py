@@ -9,7 +9,7 @@ field path and the rule, e.g. ``run.runId is missing``.
 Every string read is checked against what both store backends can hold: no NUL
 character and no lone surrogate (PostgreSQL refuses them, SQLite would keep them), and
 job names, run ids, dataset namespaces, names and URIs no longer than their columns in
-:mod:`faucet_core.store.schema` (:data:`LIMITS`). So an event is refused as malformed
+:mod:`faucet_core.db.schema` (:data:`LIMITS`). So an event is refused as malformed
 the same way on every store, by ``faucet lineage ingest`` and by the HTTP receiver.
 """
 
@@ -29,8 +29,8 @@ from faucet_core.catalog.model import (
     RunState,
     SchemaField,
 )
+from faucet_core.db.schema import catalog_datasets, catalog_runs
 from faucet_core.errors import CatalogError, LineageError
-from faucet_core.store.schema import catalog_datasets, catalog_runs
 
 __all__ = ["LIMITS", "TRANSFORMATION_TYPES", "MalformedEvent", "parse_event"]
 

@@ -1,7 +1,14 @@
 """The faucet store: profile baselines (and later the catalog) in SQLite or PostgreSQL."""
 
+from faucet_core.db.migrations import LATEST as SCHEMA_VERSION
+from faucet_core.db.url import (
+    ENV_VAR,
+    SUPPORTED_DRIVERS,
+    default_sqlite_path,
+    default_store_url,
+    validate_store_url,
+)
 from faucet_core.redact import redact
-from faucet_core.store.migrations import LATEST as SCHEMA_VERSION
 from faucet_core.store.models import (
     BaselineKey,
     ProfileRun,
@@ -10,13 +17,6 @@ from faucet_core.store.models import (
     SkippedRun,
 )
 from faucet_core.store.profiles import HistoryRead, InTransaction, ProfileStore
-from faucet_core.store.url import (
-    ENV_VAR,
-    SUPPORTED_DRIVERS,
-    default_sqlite_path,
-    default_store_url,
-    validate_store_url,
-)
 
 __all__ = [
     "ENV_VAR",

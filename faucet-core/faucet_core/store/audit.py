@@ -18,10 +18,10 @@ from sqlalchemy import Connection, Engine, insert, select, type_coerce
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.types import NullType
 
+from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
+from faucet_core.db.schema import audit_log
 from faucet_core.errors import StoreCorruptError
 from faucet_core.redact import redact
-from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
-from faucet_core.store.schema import audit_log
 
 __all__ = ["AuditEntry", "Outcome", "list_audit", "record_audit", "write_audit"]
 

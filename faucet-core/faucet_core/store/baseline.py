@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from faucet_core.config import ProfilingConfig
+from faucet_core.db.schema import profile_runs
 from faucet_core.drift import DriftFinding, detect_drift
 from faucet_core.errors import FaucetError, StoreCorruptError
 from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_profile
 from faucet_core.store.models import BaselineKey, SkippedRun
 from faucet_core.store.rows import RawRun, raw_runs, recorded_at_of, skipped, to_raw, where_of
-from faucet_core.store.schema import profile_runs
 
 __all__ = ["BaselineRun", "detect", "load_baseline", "probe"]
 

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from faucet_core.db.schema import metric_counters
 from faucet_core.errors import StoreCorruptError
-from faucet_core.store.schema import metric_counters
 
 __all__ = ["add_counters", "read_counters", "set_gauges"]
 

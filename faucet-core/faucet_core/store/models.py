@@ -7,12 +7,23 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from faucet_core.errors import StoreError
 from faucet_core.profile import TableProfile
 
 if TYPE_CHECKING:
     from faucet_core.drift import DriftFinding
 
-__all__ = ["BaselineKey", "ProfileRun", "ProfilingOutcome", "RunStatus", "SkippedRun"]
+__all__ = [
+    "REPAIR_HINT",
+    "BaselineKey",
+    "ProfileRun",
+    "ProfilingOutcome",
+    "RunStatus",
+    "SkippedRun",
+    "check_key",
+]
+
+REPAIR_HINT = "run `faucet doctor --repair` to move damaged runs to the quarantine table"
 
 
 class RunStatus(str, Enum):
@@ -121,3 +132,12 @@ class ProfileRun:
             "findings": [f.to_dict() for f in self.findings],
             "profile": self.profile.to_dict(sketches=sketches),
         }
+
+
+def check_key(key: str) -> str:
+    """``key`` if it can name a baseline (a non-empty string of at most 512 characters)."""
+    if not isinstance(key, str) or not key.strip():
+        raise StoreError(f"baseline key {key!r} is invalid: it must be a non-empty string")
+    if len(key) > 512:
+        raise StoreError(f"baseline key {key[:40]!r}... is {len(key)} characters; the limit is 512")
+    return key

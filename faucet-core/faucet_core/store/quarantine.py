@@ -18,12 +18,12 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, inspect, select
 
 from faucet_core.config import ProfilingConfig
+from faucet_core.db.schema import baseline_keys, metadata, profile_runs, quarantine
 from faucet_core.errors import StoreCorruptError
 from faucet_core.store.baseline import load_baseline, probe
 from faucet_core.store.models import BaselineKey, SkippedRun
 from faucet_core.store.profiles import ProfileStore
 from faucet_core.store.rows import raw_runs, run_of, skipped, to_raw, where_of
-from faucet_core.store.schema import baseline_keys, metadata, profile_runs, quarantine
 
 __all__ = ["KeyHealth", "StoreHealth", "diagnose", "missing_schema", "move_to_quarantine"]
 

@@ -17,9 +17,9 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
+from faucet_core.db.schema import revoked_sessions
 from faucet_core.store.audit import record_audit
-from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
-from faucet_core.store.schema import revoked_sessions
 
 __all__ = ["is_revoked", "revoke_session", "session_digest"]
 

@@ -17,11 +17,11 @@ from sqlalchemy import Column, Select, select, type_coerce
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import NullType
 
+from faucet_core.db.schema import profile_runs
 from faucet_core.errors import StoreCorruptError
 from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_findings, decode_profile
 from faucet_core.store.models import BaselineKey, ProfileRun, RunStatus, SkippedRun
-from faucet_core.store.schema import profile_runs
 
 __all__ = ["RawRun", "raw_runs", "run_of", "skipped", "where_of"]
 

@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy import create_engine, insert, text
 
 from faucet_core.catalog import Catalog, CatalogConfig
+from faucet_core.db import migrations as mig
+from faucet_core.db.schema import meta
 from faucet_core.errors import StoreError
 from faucet_core.store import ProfileStore
-from faucet_core.store import migrations as mig
-from faucet_core.store.schema import meta
 from tests.faucet_core.catalog.builders import B, run
 from tests.faucet_core.store.helpers import day
 

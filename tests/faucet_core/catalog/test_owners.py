@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import create_engine, insert, select, update
 
 from faucet_core.catalog import Catalog, CatalogConfig, OwnerSource
+from faucet_core.db import migrations as mig
+from faucet_core.db.schema import catalog_datasets, catalog_owners, meta
 from faucet_core.errors import CatalogError
-from faucet_core.store import migrations as mig
-from faucet_core.store.schema import catalog_datasets, catalog_owners, meta
 from tests.faucet_core.catalog.builders import B, run
 
 

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from faucet_core.catalog import Catalog
+from faucet_core.db.schema import catalog_datasets, catalog_runs
 from faucet_core.lineage import EventsRejected, ingest, parse_event
 from faucet_core.lineage.parse import LIMITS, MalformedEvent
 from faucet_core.lineage.receiver import (
@@ -23,7 +24,6 @@ from faucet_core.lineage.receiver import (
     GzipInflater,
     create_receiver_app,
 )
-from faucet_core.store.schema import catalog_datasets, catalog_runs
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_core.lineage.server import serving
 

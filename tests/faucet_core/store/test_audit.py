@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, insert
 
+from faucet_core.db import migrations as mig
+from faucet_core.db.schema import meta
 from faucet_core.store import ProfileStore
-from faucet_core.store import migrations as mig
 from faucet_core.store.audit import Outcome, list_audit, record_audit, write_audit
-from faucet_core.store.schema import meta
 
 
 def test_a_version_3_store_gains_the_audit_log(sqlite_url: str) -> None:

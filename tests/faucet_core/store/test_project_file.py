@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from faucet_core.db.project import find_project_store
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
-from faucet_core.store.project import find_project_store
 
 
 @pytest.fixture

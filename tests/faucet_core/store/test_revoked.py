@@ -6,11 +6,11 @@ import datetime as dt
 
 from sqlalchemy import create_engine, insert, inspect
 
+from faucet_core.db import migrations as mig
+from faucet_core.db.schema import meta
 from faucet_core.store import ProfileStore
-from faucet_core.store import migrations as mig
 from faucet_core.store.audit import Outcome, list_audit, write_audit
 from faucet_core.store.revoked import is_revoked, revoke_session
-from faucet_core.store.schema import meta
 
 
 def test_a_version_6_store_gains_the_revoked_sessions_and_keeps_its_audit_log(

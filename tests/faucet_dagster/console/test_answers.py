@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine
 
-from faucet_core.store.schema import catalog_datasets
+from faucet_core.db.schema import catalog_datasets
 from tests.faucet_dagster.console.conftest import MakeBrowser
 
 

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import create_engine, make_url, select
 
 from faucet_core.catalog import Catalog
+from faucet_core.db.schema import audit_log, revoked_sessions
 from faucet_core.errors import StoreError
 from faucet_core.store.audit import Outcome
 from faucet_core.store.revoked import is_revoked, revoke_session, session_digest
-from faucet_core.store.schema import audit_log, revoked_sessions
 from faucet_dagster.console import COOKIE, ENV_SESSION_SECRET
 from tests.faucet_dagster.console.conftest import MakeBrowser, audit_entries
 

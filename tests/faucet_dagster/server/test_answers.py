@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine
 
 from faucet_core.catalog import Catalog
-from faucet_core.store.schema import catalog_datasets
+from faucet_core.db.schema import catalog_datasets
 from faucet_dagster.cli import main
 from faucet_dagster.console.render import SECURITY_HEADERS
 from faucet_dagster.location import CodeLocation

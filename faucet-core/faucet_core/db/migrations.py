@@ -11,11 +11,10 @@ import datetime as dt
 import json
 from collections.abc import Callable
 
-from sqlalchemy import Connection, Engine, insert, select, text, update
+from sqlalchemy import Connection, Engine, insert, select, update
 
-from faucet_core.errors import StoreSchemaError
-from faucet_core.store.engine import reader
-from faucet_core.store.schema import (
+from faucet_core.db.engine import reader
+from faucet_core.db.schema import (
     audit_log,
     baseline_keys,
     catalog_consumers,
@@ -33,6 +32,8 @@ from faucet_core.store.schema import (
     quarantine,
     revoked_sessions,
 )
+from faucet_core.db.transaction import MIGRATION_LOCK, Transaction
+from faucet_core.errors import StoreSchemaError
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
@@ -161,9 +162,7 @@ def migrate(engine: Engine) -> int:
                 return LATEST
             if version > LATEST:
                 raise _newer(version)
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(7305271)"))  # serialise migrators
+    with Transaction(engine, lock=MIGRATION_LOCK) as conn:  # one migrator at a time
         meta.create(conn, checkfirst=True)
         version = current_version(conn)
         if version > LATEST:

@@ -8,7 +8,7 @@ found is used. It holds one setting::
 
 A relative SQLite path is relative to the folder of ``faucet.toml`` (not to the working
 directory), so the file works from any subfolder. ``FAUCET_STORE_URL`` still wins over it;
-it wins over ``FAUCET_HOME`` and ``DAGSTER_HOME`` (see :mod:`faucet_core.store.url`).
+it wins over ``FAUCET_HOME`` and ``DAGSTER_HOME`` (see :mod:`faucet_core.db.url`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Where the store lives: ``FAUCET_STORE_URL`` wins, then the ``store_url`` of the nearest
-``faucet.toml`` (working directory or a parent, see :mod:`faucet_core.store.project`), else an
+``faucet.toml`` (working directory or a parent, see :mod:`faucet_core.db.project`), else an
 embedded SQLite file.
 
 Default place of the SQLite file, first match wins:
@@ -56,11 +56,11 @@ def default_sqlite_path() -> Path:
 
 def default_store_url() -> str:
     """``FAUCET_STORE_URL`` if set, else the ``store_url`` of the nearest ``faucet.toml``
-    (:mod:`faucet_core.store.project`), else the default SQLite file."""
+    (:mod:`faucet_core.db.project`), else the default SQLite file."""
     configured = os.environ.get(ENV_VAR, "").strip()
     if configured:
         return configured
-    from faucet_core.store.project import find_project_store
+    from faucet_core.db.project import find_project_store
 
     project = find_project_store()
     if project is not None:
