@@ -39,6 +39,7 @@ from faucet_core.catalog.read import (
     summaries,
 )
 from faucet_core.catalog.resolve import config_target, resolve
+from faucet_core.catalog.snapshot import CatalogSnapshot
 from faucet_core.catalog.write import PROFILE_HISTORY, RecordSummary, record_batch
 from faucet_core.catalog.write_profiles import write_profile
 from faucet_core.db.engine import (
@@ -290,6 +291,13 @@ class Catalog:
                 frontier = sorted({e.sink_id for e in edges} - seen)
                 seen.update(frontier)
             return out
+
+    @contextmanager
+    def snapshot(self) -> Iterator[CatalogSnapshot]:
+        """One connection for a series of reads by id and by frontier (what impact
+        planning reads, :class:`~faucet_core.impact.reader.CatalogReader`)."""
+        with self.engine.connect() as conn:
+            yield CatalogSnapshot(conn)
 
     def profiles(self, ref: str, *, limit: int | None = None) -> tuple[DatasetProfileRun, ...]:
         with self._reading() as conn:

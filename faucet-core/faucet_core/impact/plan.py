@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from faucet_core.catalog import Catalog
-from faucet_core.catalog.inferred import InferredEdge, infer_into
+from faucet_core.catalog.inferred import InferredEdge
 from faucet_core.catalog.model import Consumer, Contract, Edge
-from faucet_core.catalog.read import edges_where, entries
 from faucet_core.errors import CatalogError, ImpactError
 from faucet_core.impact.delta import schema_delta
+from faucet_core.impact.edges import RawEdge, raw_edge
 from faucet_core.impact.planned import PlannedSchema
+from faucet_core.impact.reader import CatalogReader
 from faucet_core.impact.report import (
     AffectedDataset,
     ColumnChange,
@@ -23,15 +23,6 @@ from faucet_core.impact.report import (
     Severity,
 )
 from faucet_core.impact.sqltypes import dialect_of
-from faucet_core.impact.store import (
-    RawEdge,
-    consumers_of,
-    contracts_of,
-    datasets_of,
-    edges_from,
-    edges_leaving,
-    last_run_of,
-)
 from faucet_core.impact.walk import EVERY, NodeState, walk
 
 __all__ = ["DEFAULT_DEPTH", "NoRecordedRunError", "plan_impact"]
@@ -75,7 +66,7 @@ def _hit(columns: Sequence[str], node: NodeState) -> tuple[str, ...]:
 
 
 def plan_impact(
-    catalog: Catalog,
+    catalog: CatalogReader,
     sink: str,
     planned: PlannedSchema,
     *,
@@ -112,15 +103,15 @@ def plan_impact(
     extra: dict[str, list[RawEdge]] = {}
     for edge in extra_edges:
         extra.setdefault(edge.source_id, []).append(_raw(edge))
-    with catalog.engine.connect() as conn:
-        last = last_run_of(conn, sink_id)
+    with catalog.snapshot() as view:
+        last = view.last_run_of(sink_id)
         if last is None:
             raise NoRecordedRunError(
                 f"{sink}: no recorded run in the catalog {catalog.url}; the catalog has "
                 "nothing observed to compare with: materialize it once, then plan again",
                 sink,
             )
-        entry = entries(conn, [sink_id])[0]
+        entry = view.entry(sink_id)
         notes = list(planned.notes)
         if planned.source is PlannedFrom.UNKNOWN:
             delta: tuple[ColumnChange, ...] = ()
@@ -161,35 +152,35 @@ def plan_impact(
             per = into.get(sink_id)
             if per is None or source_id not in per:
                 sources: dict[str, str | None] = {
-                    e.source_id: e.source_uri for e in edges_where(conn, sinks=[sink_id])
+                    e.source_id: e.source_uri for e in view.edges_into(sink_id)
                 }
                 sources.setdefault(source_id, names.get(source_id))
-                per = into[sink_id] = infer_into(conn, sink_id, sources)
+                per = into[sink_id] = view.infer_into(sink_id, sources)
             return per[source_id]
 
         def load(frontier: Sequence[str]) -> list[RawEdge]:
-            found = edges_from(conn, frontier)
+            found = [raw_edge(row) for row in view.edges_from(frontier)]
             known = {(e.source_id, e.sink_id, e.job) for e in found}
             for source in frontier:
                 found.extend(
                     e for e in extra.get(source, ()) if (e.source_id, e.sink_id, e.job) not in known
                 )
             if infer and any(e.lineage is None for e in found):
-                names.update((k, v[0]) for k, v in datasets_of(conn, frontier).items())
+                names.update((k, v[0]) for k, v in view.datasets_of(frontier).items())
             return [with_inferred(e) for e in found]
 
         result = walk(load, sink_id, _sink_state(delta, planned), depth=depth)
         if result.cut:
-            past = edges_leaving(conn, result.cut) + sum(len(extra.get(c, ())) for c in result.cut)
+            past = view.edges_leaving(result.cut) + sum(len(extra.get(c, ())) for c in result.cut)
             if past:
                 notes.append(
                     f"the walk stopped at depth {depth}: {len(result.cut)} dataset(s) there have "
                     f"{past} edge(s) further downstream; pass a larger --depth to follow them"
                 )
         ids = sorted(result.nodes)
-        info = datasets_of(conn, ids)
-        consumers = consumers_of(conn, ids)
-        contracts = contracts_of(conn, ids)
+        info = view.datasets_of(ids)
+        consumers = view.consumers_of(ids)
+        contracts = view.contracts_of(ids)
     uris = {e.sink_id: e.sink_uri for e in extra_edges} | {
         e.source_id: e.source_uri for e in extra_edges
     }

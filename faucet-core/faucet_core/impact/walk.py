@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from faucet_core.impact.store import RawEdge
+from faucet_core.impact.edges import RawEdge
 
 __all__ = ["EVERY", "NodeState", "WalkResult", "walk"]
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faucet_core.impact.store import RawEdge
+from faucet_core.impact.edges import RawEdge
 from faucet_core.impact.walk import NodeState, walk
 
 COLS = ("c0", "c1", "c2")

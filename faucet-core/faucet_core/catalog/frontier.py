@@ -1,13 +1,11 @@
-"""Bulk reads of the catalog tables for the impact walk (the Catalog reads one dataset at a
-time; the walk needs whole frontiers per query)."""
+"""Bulk reads of the catalog by frontier (a set of dataset ids), for a walk downstream: the
+Catalog reads one dataset at a time; a walk needs a whole frontier per query."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from sqlalchemy import Connection, func, select
 
@@ -21,10 +19,9 @@ from faucet_core.db.schema import (
     catalog_runs,
     catalog_snapshots,
 )
-from faucet_core.errors import StoreCorruptError
 
 __all__ = [
-    "RawEdge",
+    "EdgeRow",
     "consumers_of",
     "contracts_of",
     "datasets_of",
@@ -34,48 +31,17 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class RawEdge:
-    """An edge as the walk needs it: ends, writer, and its column lineage decoded to
-    ``({out: (in...)}, (dataset-level in...))``; ``lineage`` None is opaque."""
+class EdgeRow(NamedTuple):
+    """An edge as stored: its ends, its writer (``namespace/name``) and its column lineage
+    as stored (JSON text; None: opaque)."""
 
     source_id: str
     sink_id: str
     job: str
-    lineage: tuple[dict[str, tuple[str, ...]], tuple[str, ...]] | None
-    inferred: Mapping[str, tuple[str, ...]] | None = None
-    """For an opaque edge: the confident inferred lineage ``{out: (in...)}`` (never used to
-    take opacity away, only to name columns it reaches)."""
-    evidence: Mapping[tuple[str, str], str] | None = None
-    """``{(out, in): why}`` of the inferred lineage."""
+    column_lineage: str | None
 
 
-def _names(items: Any) -> tuple[str, ...]:
-    return tuple(i if isinstance(i, str) else str(i[0]) for i in items or ())
-
-
-def decode(
-    text: str | None, where: str
-) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]] | None:
-    """Stored column lineage -> ``({out: (in...)}, (dataset-level in...))``."""
-    if text is None:
-        return None
-    try:
-        return _decode(text)
-    except (ValueError, AttributeError, TypeError, IndexError) as exc:
-        raise StoreCorruptError(f"{where}: stored column lineage is unreadable ({exc!r})") from None
-
-
-@lru_cache(maxsize=65_536)
-def _decode(text: str) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
-    # Cached by the stored text: a server answering many plans decodes each edge's lineage
-    # once. Callers never mutate the result.
-    data = json.loads(text)
-    fields = {str(k): _names(v) for k, v in (data.get("fields") or {}).items()}
-    return fields, _names(data.get("dataset"))
-
-
-def edges_from(conn: Connection, sources: Sequence[str]) -> list[RawEdge]:
+def edges_from(conn: Connection, sources: Sequence[str]) -> list[EdgeRow]:
     """Every edge out of ``sources`` (one query per :data:`~faucet_core.db.chunks.CHUNK` ids)."""
     e = catalog_edges.c
     query = select(e.source_id, e.sink_id, e.job_namespace, e.job_name, e.column_lineage)
@@ -83,11 +49,11 @@ def edges_from(conn: Connection, sources: Sequence[str]) -> list[RawEdge]:
     for part in chunks(sorted(set(sources))):
         for row in conn.execute(query.where(e.source_id.in_(part))):
             out.append(
-                RawEdge(
+                EdgeRow(
                     row.source_id,
                     row.sink_id,
                     f"{row.job_namespace}/{row.job_name}",
-                    decode(row.column_lineage, f"edge {row.source_id} -> {row.sink_id}"),
+                    row.column_lineage,
                 )
             )
     return out
