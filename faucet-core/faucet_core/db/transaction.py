@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-__all__ = ["CATALOG_LOCK", "MIGRATION_LOCK", "Transaction", "take_lock"]
+__all__ = ["CATALOG_LOCK", "MIGRATION_LOCK", "ErrorOf", "Transaction", "take_lock"]
 
 MIGRATION_LOCK = 7305271
 """PostgreSQL advisory lock id: one migrator at a time."""
