@@ -20,7 +20,8 @@ from sqlalchemy.types import NullType
 
 from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.db.schema import audit_log
-from faucet_core.errors import StoreCorruptError
+from faucet_core.db.transaction import Transaction
+from faucet_core.errors import StoreCorruptError, StoreError
 from faucet_core.redact import redact
 
 __all__ = ["AuditEntry", "Outcome", "list_audit", "record_audit", "write_audit"]
@@ -97,14 +98,15 @@ def record_audit(
 
 def write_audit(engine: Engine, **entry: Any) -> None:
     """Write one entry in its own transaction (see :func:`record_audit`)."""
-    try:
-        with engine.begin() as conn:
-            record_audit(conn, **entry)
-    except SQLAlchemyError as exc:
-        where = redact(engine.url.render_as_string(hide_password=True))
-        raise database_error(
+    where = redact(engine.url.render_as_string(hide_password=True))
+
+    def error(exc: SQLAlchemyError) -> StoreError:
+        return database_error(
             exc, f"cannot write the audit log in {where}", timeout=DEFAULT_BUSY_TIMEOUT
-        ) from None
+        )
+
+    with Transaction(engine, error) as conn:
+        record_audit(conn, **entry)
 
 
 def list_audit(

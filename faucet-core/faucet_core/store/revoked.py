@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.db.schema import revoked_sessions
+from faucet_core.db.transaction import Transaction
 from faucet_core.store.audit import record_audit
 
 __all__ = ["is_revoked", "revoke_session", "session_digest"]
@@ -55,7 +56,7 @@ def revoke_session(
     t = revoked_sessions.c
     for attempt in (1, 2):
         try:
-            with engine.begin() as conn:
+            with Transaction(engine) as conn:
                 conn.execute(delete(revoked_sessions).where(t.expires_at <= moment))
                 known = conn.execute(select(t.session).where(t.session == digest)).first()
                 if known is None:
