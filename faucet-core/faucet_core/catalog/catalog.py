@@ -62,9 +62,9 @@ from faucet_core.db.transaction import CATALOG_LOCK, Transaction
 from faucet_core.db.url import normalize_url
 from faucet_core.errors import FaucetError, StoreError
 
-__all__ = ["PROFILE_HISTORY", "AlsoInTransaction", "Catalog"]
+__all__ = ["PROFILE_HISTORY", "AnnotateCallback", "Catalog"]
 
-AlsoInTransaction = Callable[[Connection, str], None]
+AnnotateCallback = Callable[[Connection, str], None]
 """A callback :meth:`Catalog.annotate` runs in its own transaction, after the annotation,
 with the dataset's id (e.g. to write the audit entry of the change): what it writes
 commits with the annotation, and if it raises, nothing is written."""
@@ -148,7 +148,7 @@ class Catalog:
         clear_owners: bool = False,
         add_owners: Sequence[str] = (),
         remove_consumers: Sequence[str] = (),
-        in_transaction: AlsoInTransaction | None = None,
+        in_transaction: AnnotateCallback | None = None,
     ) -> DatasetDetail:
         """Edit the annotated owners and upsert consumers by name (``replace``: drop the
         consumers not listed first).
