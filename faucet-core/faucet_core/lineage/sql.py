@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from faucet_core.errors import first_line
 from faucet_core.lineage.sql_model import (
     DIRECT_AGGREGATION,
     DIRECT_IDENTITY,
@@ -109,8 +110,7 @@ def sql_lineage(
     try:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except (SqlglotError, RecursionError, ValueError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return SqlLineage(dialect, error=f"sqlglot cannot parse the SQL: {first}")
+        return SqlLineage(dialect, error=f"sqlglot cannot parse the SQL: {first_line(exc)}")
     if len(statements) != 1:
         return SqlLineage(
             dialect, error=f"the SQL holds {len(statements)} statements; give one query"
@@ -190,8 +190,7 @@ def sql_lineage(
         except (SqlglotError, RecursionError, ValueError, KeyError, AttributeError):
             typed = None
     except (SqlglotError, RecursionError, ValueError, KeyError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return SqlLineage(dialect, error=f"sqlglot cannot qualify the query: {first}")
+        return SqlLineage(dialect, error=f"sqlglot cannot qualify the query: {first_line(exc)}")
     if root is None:
         return SqlLineage(dialect, error="sqlglot found no query scope in the SQL")
 

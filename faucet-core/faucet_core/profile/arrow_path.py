@@ -48,7 +48,7 @@ from faucet_core.profile.hll_hash import float_coupons, int_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
 from faucet_core.profile.jsonvalues import canonical_json, string_array
 from faucet_core.profile.model import JsonType
-from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.policy import NESTED_SAMPLE, PolicyState
 from faucet_core.profile.state import ColumnState
 
 __all__ = ["json_type_of", "update_from_arrow"]
@@ -156,11 +156,8 @@ def update_from_arrow(
             values = [_maps_to_dicts(v, t) for v in values]
         texts = [_nested_json(v, state.name) for v in values]
         if policy is not None:
-            policy.observe_nested(values[:_NESTED_SAMPLE])
+            policy.observe_nested(values[:NESTED_SAMPLE])
         update_json_texts(state, string_array(texts), kind)
-
-
-_NESTED_SAMPLE = 64
 
 
 def _python_values(array: pa.Array) -> list[Any]:

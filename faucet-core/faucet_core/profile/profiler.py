@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from fnmatch import fnmatchcase
 from itertools import chain, islice
 from typing import Any
 
@@ -28,6 +27,7 @@ import pyarrow as pa
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow
+from faucet_core.profile.columns import is_wanted
 from faucet_core.profile.inputs import is_spark_dataframe
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.names import is_utf8, scrub_text, unique_name
@@ -118,19 +118,13 @@ class Profiler:
                 self._column(name)
 
     # -- column bookkeeping ---------------------------------------------------------------
-    def _wanted(self, name: str) -> bool:
-        wanted = self.config.columns
-        if wanted is not None and name not in wanted:
-            return False
-        return not any(name == p or fnmatchcase(name, p) for p in self.config.exclude)
-
     def _column(self, name: str) -> ColumnState | None:
         state = self._states.get(name)
         if state is not None:
             return state
         if name in self._rejected or name in self._skipped:
             return None
-        if not self._wanted(name):
+        if not is_wanted(self.config, name):
             self._rejected.add(name)
             return None
         if len(self._states) >= self.config.max_columns:

@@ -2,9 +2,8 @@
 
 How a SQL type is profiled (:class:`Kind`), how a value read back from the database is
 written as the in-memory profiler writes it (JSON text of top values, ISO 8601 temporals,
-decimals as Arrow converts them), and which columns a profile covers
-(:func:`select_columns`: the ``columns`` / ``exclude`` / ``max_columns`` settings and the
-policy's name rules, as :class:`~faucet_core.profile.profiler.Profiler` applies them).
+decimals as Arrow converts them). Which columns a profile covers is
+:func:`faucet_core.profile.columns.select_columns` (re-exported here).
 Nothing here imports pyarrow or numpy unless a value needs them (a decimal or a
 single-precision float column).
 """
@@ -16,14 +15,12 @@ import datetime as dt
 import json
 import math
 from enum import Enum
-from fnmatch import fnmatchcase
 from typing import Any
 
 import sqlalchemy as sa
 
-from faucet_core.config import ProfilingConfig
+from faucet_core.profile.columns import select_columns
 from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
-from faucet_core.profile.names import unique_name
 from faucet_core.profile.sql_reflect import Nested
 
 __all__ = [
@@ -203,42 +200,3 @@ def _iso_text(value: Any) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + suffix
-
-
-def select_columns(
-    config: ProfilingConfig, names: list[str]
-) -> tuple[dict[str, tuple[str, ...]], int]:
-    """The columns a profile of a table with columns ``names`` covers, in the in-memory
-    profiler's order (``config.columns`` first, then the table's), each with the labels the
-    policy gives it by name; and how many columns ``max_columns`` left out. A name in
-    ``config.columns`` that the table lacks is included (it profiles as all null)."""
-    policy = config.policy if config.policy is not None and config.policy.rules else None
-    chosen: dict[str, tuple[str, ...]] = {}
-    rejected: set[str] = set()
-    skipped: set[str] = set()
-
-    def add(name: str) -> None:
-        if name in chosen or name in rejected or name in skipped:
-            return
-        wanted = config.columns is None or name in config.columns
-        if not wanted or any(name == p or fnmatchcase(name, p) for p in config.exclude):
-            rejected.add(name)
-        elif len(chosen) >= config.max_columns:
-            skipped.add(name)
-        else:
-            chosen[name] = _name_labels(policy, name)
-
-    for name in config.columns or ():
-        add(name)
-    seen: set[str] = set()
-    for name in names:
-        add(unique_name(name, seen))
-    return chosen, len(skipped)
-
-
-def _name_labels(policy: Any, name: str) -> tuple[str, ...]:
-    if policy is None:
-        return ()
-    from faucet_core.profile.policy import PolicyState
-
-    return tuple(sorted(PolicyState(policy, name).labels))

@@ -34,7 +34,7 @@ from faucet_core.profile.jsonvalues import (
     string_array,
 )
 from faucet_core.profile.model import JsonType
-from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.policy import NESTED_SAMPLE, PolicyState
 from faucet_core.profile.state import ColumnState
 
 __all__ = ["update_from_values"]
@@ -148,7 +148,7 @@ def _float_or_inf(value: int) -> float:
 
 def _sample_objects(values: Sequence[Any], bucket: int) -> list[Any]:
     want = dict if bucket == _OBJ else (list, tuple)
-    return [v for v in values[:256] if isinstance(v, want)][:64]
+    return [v for v in values[:256] if isinstance(v, want)][:NESTED_SAMPLE]
 
 
 def _classify(value: Any, column: str) -> tuple[int, Any]:
