@@ -3,8 +3,8 @@
 Every error derives from :class:`FaucetError`, so callers can catch one type.
 Messages name the bad value, the rule it broke and how to fix it. The helpers below
 write someone else's exception into one of ours: its first line (:func:`first_line`,
-:func:`typed_line`), cut to a length (:func:`clip`), and a pydantic validation error as
-one line per problem (:func:`format_validation_error`).
+:func:`typed_line`) and a pydantic validation error as one line per problem
+(:func:`format_validation_error`); :func:`faucet_core.text.clip` cuts a line to a length.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ __all__ = [
     "StoreCorruptError",
     "StoreError",
     "StoreSchemaError",
-    "clip",
     "first_line",
     "format_validation_error",
     "message_line",
@@ -98,11 +97,6 @@ def first_line(exc: BaseException) -> str:
 def typed_line(exc: BaseException) -> str:
     """``Type: first line`` (:func:`message_line`; ``Type: `` when there is none)."""
     return f"{type(exc).__name__}: {message_line(exc)}"
-
-
-def clip(text: str, limit: int) -> str:
-    """``text``, or its first ``limit - 3`` characters and ``...`` when it is longer."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # -- pydantic -----------------------------------------------------------------------------

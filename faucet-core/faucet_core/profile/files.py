@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.errors import ProfilingInputError, clip, message_line
+from faucet_core.errors import ProfilingInputError, message_line
 from faucet_core.profile.dispatch import profile
 from faucet_core.profile.profiler import ARROW_BATCH_ROWS
 from faucet_core.profile.table import TableProfile
+from faucet_core.text import clip
 
 __all__ = ["iter_file", "profile_file"]
 

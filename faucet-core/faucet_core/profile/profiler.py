@@ -29,6 +29,7 @@ from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow
 from faucet_core.profile.columns import is_wanted
 from faucet_core.profile.inputs import is_spark_dataframe
+from faucet_core.profile.jsontext import key_text
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.names import is_utf8, scrub_text, unique_name
 from faucet_core.profile.policy import PolicyState
@@ -406,8 +407,6 @@ def _polars_batches(df: Any) -> Iterator[tuple[str, Any]]:
 def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, None]]:
     """Turn int/float/bool/None keys into text as a JSON writer does, and a key with a lone
     surrogate into its text with U+FFFD (as every string value); refuse the rest."""
-    import json
-
     fixed: list[dict[str, Any]] = []
     keys: dict[str, None] = {}
     for index, record in enumerate(records):
@@ -417,7 +416,7 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
             if isinstance(key, str):
                 text = key if is_utf8(key) else scrub_text(key)
             elif key is None or isinstance(key, (bool, int, float)):
-                text = json.dumps(key)
+                text = key_text(key)
             else:
                 raise ProfilingInputError(
                     f"record {offset + index} has a key of type {type(key).__name__} "

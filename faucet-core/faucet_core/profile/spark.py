@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.config import PolicyConfig, PolicyRule, ProfilingConfig, ValueDetector
-from faucet_core.errors import FaucetError, ProfilingInputError, clip, typed_line
+from faucet_core.errors import FaucetError, ProfilingInputError, typed_line
 from faucet_core.profile.arrow_path import json_type_of
 from faucet_core.profile.columns import select_columns
 from faucet_core.profile.inputs import is_spark_dataframe
@@ -48,6 +48,7 @@ from faucet_core.profile.sketches import SketchParams
 from faucet_core.profile.spark_errors import python_error_line, worker_import_error
 from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
+from faucet_core.text import clip
 
 __all__ = [
     "PARTIAL_SCHEMA",

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.sql import util as sql_util
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.errors import FaucetError, ProfilingInputError, clip, typed_line
+from faucet_core.errors import FaucetError, ProfilingInputError, typed_line
 from faucet_core.profile import sql_distinct
 from faucet_core.profile.model import ColumnProfile, JsonType, NumericStats, StringStats, TopValue
 from faucet_core.profile.policy import NESTED_SAMPLE, SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN
@@ -47,6 +47,7 @@ from faucet_core.profile.sql_values import (
 )
 from faucet_core.profile.table import TableProfile
 from faucet_core.redact import redact
+from faucet_core.text import clip
 
 __all__ = ["Column", "Run", "run"]
 

@@ -11,7 +11,6 @@ single-precision float column).
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import json
 import math
 from enum import Enum
@@ -20,6 +19,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from faucet_core.profile.columns import select_columns
+from faucet_core.profile.jsontext import (
+    boolean_text,
+    integer_text,
+    iso_text,
+    number_text,
+    string_text,
+)
 from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
 from faucet_core.profile.sql_reflect import Nested
 
@@ -171,32 +177,19 @@ def top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]
 def json_key(value: Any, kind: Kind, sql_type: Any = None) -> str:
     """The canonical JSON text of a value, as the in-memory profiler counts it."""
     if kind is Kind.BOOLEAN:
-        return "true" if value else "false"
+        return boolean_text(value)
     if kind is Kind.INTEGER:
-        return str(int(value))
+        return integer_text(int(value))
     if kind is Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
         import numpy as np  # here: only a single-precision column needs it
 
-        return json.dumps(float(str(np.float32(value))))
+        return number_text(float(str(np.float32(value))))
     if kind is Kind.DECIMAL:
-        return json.dumps(decimal_float(sql_type, value))
+        return number_text(decimal_float(sql_type, value))
     if kind in NUMERIC:
-        return json.dumps(float(value))
+        return number_text(value)
     if kind is Kind.BINARY:
-        return json.dumps(base64.b64encode(bytes(value)).decode("ascii"))
+        return string_text(base64.b64encode(bytes(value)).decode("ascii"))
     if kind in TEMPORAL_BASE:
-        return json.dumps(_iso_text(value))
-    return json.dumps(str(value), ensure_ascii=False)
-
-
-def _iso_text(value: Any) -> str:
-    """ISO 8601 text as the in-memory profiler writes temporals: 'T', UTC as 'Z', no
-    trailing zeros in the fraction of a second."""
-    suffix = ""
-    if isinstance(value, dt.datetime) and value.tzinfo is not None:
-        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
-        suffix = "Z"
-    text = str(value.isoformat())
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + suffix
+        return string_text(iso_text(value))
+    return string_text(str(value))

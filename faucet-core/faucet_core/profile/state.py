@@ -29,6 +29,7 @@ import numpy as np
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.hll_hash import Coupons, feed_changing
+from faucet_core.profile.jsontext import is_tracked
 from faucet_core.profile.kll_batch import COMPACT_FROM, batch_sketch
 from faucet_core.profile.model import (
     ColumnProfile,
@@ -38,7 +39,6 @@ from faucet_core.profile.model import (
     TopValue,
 )
 from faucet_core.profile.sketches import (
-    MAX_TRACKED_VALUE_CHARS,
     SketchParams,
     b64,
     load_freq,
@@ -192,7 +192,7 @@ class ColumnState:
         if freq is None:
             return
         for key, count in zip(keys, counts, strict=True):
-            if len(key) <= MAX_TRACKED_VALUE_CHARS or _short_string(key):
+            if is_tracked(key):
                 freq.update(key, int(count))
 
     def classify(self, label: str) -> None:
@@ -351,14 +351,6 @@ class ColumnState:
                 f"{what}: damaged moments in the serialized profile ({exc!r})"
             ) from None
         return state
-
-
-def _short_string(key: str) -> bool:
-    """Whether ``key``, a JSON text longer than the limit, is a string whose value is not
-    (the limit counts a string's characters, not its quotes and escapes)."""
-    if key[0] != '"' or len(key) > 6 * MAX_TRACKED_VALUE_CHARS + 2:  # \uXXXX is the longest
-        return False
-    return len(json.loads(key)) <= MAX_TRACKED_VALUE_CHARS
 
 
 def _moments_state(state: ColumnState) -> list[Any]:
