@@ -9,7 +9,8 @@ Spark's executors), so two engines give one profile:
   string (:func:`string_text`), a date or instant as its ISO 8601 text (:func:`iso_text`:
   ``T``, UTC as ``Z``, no trailing zeros in the fraction);
 * a record key or object key that is not a string as ``json.dumps`` names it
-  (:func:`key_text`: ``1`` -> ``"1"``, ``None`` -> ``"null"``);
+  (:func:`key_text`: ``1`` -> ``"1"``, ``None`` -> ``"null"``); a counted text back to its
+  value (:func:`text_value`);
 * an object or array as canonical JSON (:func:`canonical_json`: sorted keys, compact
   separators, UTF-8), awkward values written so that every value has a text: NaN,
   infinities, ``pd.NA`` and ``NaT`` become ``null``; a numpy ``datetime64`` becomes its
@@ -49,6 +50,7 @@ __all__ = [
     "key_text",
     "number_text",
     "string_text",
+    "text_value",
 ]
 
 MAX_TRACKED_VALUE_CHARS = 256
@@ -83,7 +85,8 @@ def key_text(key: bool | int | float | None) -> str:
 
 def iso_text(value: Any) -> str:
     """ISO 8601 text as the in-memory profiler writes temporals: 'T', UTC as 'Z', no
-    trailing zeros in the fraction of a second."""
+    trailing zeros in the fraction of a second (an Arrow column's are rendered in the same
+    layout, vectorised, by ``arrow_path``; beyond Python's years by ``isotext``)."""
     suffix = ""
     if isinstance(value, dt.datetime) and value.tzinfo is not None:
         value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
@@ -92,6 +95,11 @@ def iso_text(value: Any) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text + suffix
+
+
+def text_value(key: str) -> Any:
+    """The value whose JSON text is ``key`` (a top value as a profile shows it)."""
+    return json.loads(key)
 
 
 def is_tracked(key: str) -> bool:

@@ -11,7 +11,6 @@ single-precision float column).
 from __future__ import annotations
 
 import base64
-import json
 import math
 from enum import Enum
 from typing import Any
@@ -25,6 +24,7 @@ from faucet_core.profile.jsontext import (
     iso_text,
     number_text,
     string_text,
+    text_value,
 )
 from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
 from faucet_core.profile.sql_reflect import Nested
@@ -169,7 +169,7 @@ def top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]
     """The ``k`` most frequent, ties broken by JSON text (as the in-memory profiler does)."""
     keyed.sort(key=lambda item: (-item[1], item[0]))
     return tuple(
-        TopValue(value=json.loads(key), count=n, share=n / rows if rows else 0.0)
+        TopValue(value=text_value(key), count=n, share=n / rows if rows else 0.0)
         for key, n in keyed[:k]
     )
 

@@ -18,7 +18,6 @@ exceeds ``categorical_max_distinct``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -29,7 +28,7 @@ import numpy as np
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.hll_hash import Coupons, feed_changing
-from faucet_core.profile.jsontext import is_tracked
+from faucet_core.profile.jsontext import is_tracked, text_value
 from faucet_core.profile.kll_batch import COMPACT_FROM, batch_sketch
 from faucet_core.profile.model import (
     ColumnProfile,
@@ -280,7 +279,7 @@ class ColumnState:
             items.sort(key=lambda item: (-item[1], item[0]))
             top = tuple(
                 TopValue(
-                    value=json.loads(key),
+                    value=text_value(key),
                     count=int(estimate),
                     share=int(estimate) / self.rows if self.rows else 0.0,
                 )
