@@ -7,14 +7,13 @@ config handed to a check cannot change under it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from faucet_core.errors import ConfigError
+from faucet_core.errors import ConfigError, format_validation_error
 
 __all__ = [
     "DEFAULT_SENSITIVITY",
@@ -24,6 +23,7 @@ __all__ = [
     "PolicyRule",
     "ProfilingConfig",
     "ValueDetector",
+    "format_validation_error",
     "load_profiling_config",
     "profiling_json_schema",
 ]
@@ -179,30 +179,6 @@ class ProfilingConfig(BaseModel):
         if self.sensitivity is not None:
             return self.sensitivity
         return DEFAULT_SENSITIVITY[self.method]
-
-
-def _describe(error: Mapping[str, Any], where: str) -> str:
-    loc = ".".join(str(part) for part in error.get("loc", ()) if part != "__root__")
-    path = f"{where}.{loc}" if loc and where else (loc or where or "config")
-    message = str(error.get("msg", "invalid value"))
-    message = message.removeprefix("Value error, ")
-    if error.get("type") == "extra_forbidden":
-        return f"{path}: unknown field; remove it or check its spelling"
-    if error.get("type") == "missing":
-        return f"{path}: required field is missing"
-    value = error.get("input")
-    if isinstance(value, Mapping):
-        return f"{path}: {message}"
-    try:
-        shown = json.dumps(value, default=str)
-    except (TypeError, ValueError):
-        shown = repr(value)
-    return f"{path}: {shown} is invalid: {message}"
-
-
-def format_validation_error(exc: ValidationError, where: str = "profiling") -> str:
-    """Render a pydantic error as one line per problem: path, value and rule."""
-    return "\n".join(_describe(e, where) for e in exc.errors())
 
 
 def load_profiling_config(

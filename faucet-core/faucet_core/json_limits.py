@@ -22,7 +22,6 @@ __all__ = [
     "MAX_NUMBER_CHARS",
     "JsonLimitError",
     "check_json",
-    "has_lone_surrogate",
     "loads_limited",
 ]
 
@@ -73,12 +72,6 @@ def _lone_escape(token: str) -> bool:
         elif _is_low(code):
             return True
     return pending_high >= 0
-
-
-def has_lone_surrogate(text: str) -> bool:
-    """True when ``text`` (already decoded) holds a surrogate code point, which UTF-8
-    cannot encode."""
-    return not text.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in text)
 
 
 def check_json(

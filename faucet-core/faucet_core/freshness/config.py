@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from faucet_core.config import OnDrift, format_validation_error
-from faucet_core.errors import ConfigError
+from faucet_core.config import OnDrift
+from faucet_core.errors import ConfigError, format_validation_error
 
 __all__ = ["FreshnessConfig", "load_freshness_config"]
 

@@ -23,6 +23,7 @@ from faucet_core.notify.model import (
     NotifiedFinding,
     Severity,
 )
+from faucet_core.text import clip as clip_text
 
 __all__ = [
     "MAX_BLOCKS",
@@ -74,7 +75,7 @@ class SlackMessage:
 
 def clip(text: str, limit: int) -> str:
     """``text`` shortened to ``limit`` characters, ending with '…' when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip_text(text, limit, "…")
 
 
 def mrkdwn_escape(text: str) -> str:

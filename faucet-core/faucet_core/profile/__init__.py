@@ -8,11 +8,11 @@ and ``from faucet_core import profile; profile(df)`` run
 :func:`faucet_core.profile.dispatch.profile`, which is also ``faucet_core.profile.profile``.
 
 The layers, each importing only those above it: the shared core (``model``, ``table``,
-``state``, ``sketches``, ``policy``, ``jsonvalues``, ``names``, ``inputs``, ``sql_table``), the
-in-memory engine (``profiler`` with ``arrow_path`` and ``values``; ``files`` streams files
-into it), Spark (``spark``: the in-memory engine on the executors), SQL (``sql`` and its
-``sql_*`` modules: the core only), and ``dispatch``, which picks one and which nothing
-imports back.
+``state``, ``sketches``, ``policy``, ``jsontext``, ``jsonvalues``, ``names``, ``columns``,
+``inputs``, ``sql_table``), the in-memory engine (``profiler`` with ``arrow_path`` and
+``values``; ``files`` streams files into it), Spark (``spark``: the in-memory engine on the
+executors), SQL (``sql`` and its ``sql_*`` modules: the core only), and ``dispatch``, which
+picks one and which nothing imports back.
 """
 
 from __future__ import annotations

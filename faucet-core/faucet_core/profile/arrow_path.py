@@ -29,7 +29,6 @@ null                                 null
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 import numpy as np
@@ -46,9 +45,16 @@ from faucet_core.profile.arrow_distinct import (
 )
 from faucet_core.profile.hll_hash import float_coupons, int_coupons
 from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
-from faucet_core.profile.jsonvalues import canonical_json, string_array
+from faucet_core.profile.jsontext import (
+    boolean_text,
+    canonical_json,
+    integer_text,
+    number_text,
+    string_text,
+)
+from faucet_core.profile.jsonvalues import string_array
 from faucet_core.profile.model import JsonType
-from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.policy import NESTED_SAMPLE, PolicyState
 from faucet_core.profile.state import ColumnState
 
 __all__ = ["json_type_of", "update_from_arrow"]
@@ -156,11 +162,8 @@ def update_from_arrow(
             values = [_maps_to_dicts(v, t) for v in values]
         texts = [_nested_json(v, state.name) for v in values]
         if policy is not None:
-            policy.observe_nested(values[:_NESTED_SAMPLE])
+            policy.observe_nested(values[:NESTED_SAMPLE])
         update_json_texts(state, string_array(texts), kind)
-
-
-_NESTED_SAMPLE = 64
 
 
 def _python_values(array: pa.Array) -> list[Any]:
@@ -258,7 +261,7 @@ def _integers(state: ColumnState, valid: pa.Array) -> None:
         state.add_distinct([v if v <= _INT64_MAX else str(v) for v in uniques.to_pylist()])
     else:
         feed_numbers(state, uniques.to_numpy(), int_coupons)
-    add_value_counts(state, valid, counts, str)
+    add_value_counts(state, valid, counts, integer_text)
 
 
 def _floats(state: ColumnState, valid: pa.Array) -> None:
@@ -284,7 +287,7 @@ def _floats(state: ColumnState, valid: pa.Array) -> None:
     if values.size:
         uniques, counts = candidates(state, valid)
         feed_numbers(state, uniques.to_numpy(zero_copy_only=False), float_coupons)
-        add_value_counts(state, valid, counts, lambda v: json.dumps(float(v)))
+        add_value_counts(state, valid, counts, number_text)
 
 
 def _duration_seconds(valid: pa.Array) -> pa.Array:
@@ -297,7 +300,7 @@ def _booleans(state: ColumnState, valid: pa.Array) -> None:
     n = len(valid)
     state.add_type(JsonType.BOOLEAN, n)
     trues = int(pc.sum(valid).as_py() or 0)
-    present = [k for k, c in (("true", trues), ("false", n - trues)) if c]
+    present = [k for k, c in ((boolean_text(True), trues), (boolean_text(False), n - trues)) if c]
     state.add_distinct(present)
     if state.tracks_values:
         state.add_counts(present, [c for c in (trues, n - trues) if c])
@@ -323,7 +326,7 @@ def _strings(state: ColumnState, valid: pa.Array, policy: PolicyState | None) ->
     if n:
         state.add_length_summary(int(lengths.min()), int(lengths.max()), total, n)
     feed_texts(state, uniques, bool(n and lengths.min() == 0))
-    add_value_counts(state, valid, counts, _json_string)
+    add_value_counts(state, valid, counts, string_text)
 
 
 def char_lengths(texts: pa.Array) -> np.ndarray:
@@ -344,10 +347,6 @@ def char_lengths(texts: pa.Array) -> np.ndarray:
             return np.diff(offsets).astype(np.int64, copy=False)
     lengths: np.ndarray = pc.utf8_length(texts).to_numpy().astype(np.int64, copy=False)
     return lengths
-
-
-def _json_string(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _temporals(state: ColumnState, valid: pa.Array) -> None:
@@ -380,7 +379,7 @@ def _temporals(state: ColumnState, valid: pa.Array) -> None:
         if counts is None:
             counts = pc.value_counts(valid)
         texts = _iso_texts(counts.field("values")).to_pylist()
-        keys = [_json_string(x) for x in texts]
+        keys = [string_text(x) for x in texts]
         state.add_counts(keys, counts.field("counts").to_pylist())
 
 

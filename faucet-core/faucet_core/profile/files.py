@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.errors import ProfilingInputError
+from faucet_core.errors import ProfilingInputError, message_line
 from faucet_core.profile.dispatch import profile
 from faucet_core.profile.profiler import ARROW_BATCH_ROWS
 from faucet_core.profile.table import TableProfile
+from faucet_core.text import clip
 
 __all__ = ["iter_file", "profile_file"]
 
@@ -39,10 +40,8 @@ class _CsvTypeChange(ProfilingInputError):
 
 def _first_line(exc: BaseException) -> str:
     """The first line of a reader's message, printable and at most 200 characters."""
-    lines = str(exc).strip().splitlines()
-    text = "".join(c if c.isprintable() else "?" for c in (lines[0] if lines else ""))
-    text = text.strip() or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
+    text = "".join(c if c.isprintable() else "?" for c in message_line(exc))
+    return clip(text.strip() or type(exc).__name__, 200)
 
 
 def _is_ipc_file(path: Path) -> bool:

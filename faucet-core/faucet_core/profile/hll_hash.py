@@ -48,7 +48,6 @@ _C2 = _U64(0x4CF5AD432745937F)
 _F1 = _U64(0xFF51AFD7ED558CCD)
 _F2 = _U64(0xC4CEB9FE1A85EC53)
 _ADDR_MASK = _U64(0x3FFFFFF)
-_LOW32 = _U64(0xFFFFFFFF)
 MAX_STRING_BLOCKS = 256
 """Strings longer than this many 16-byte blocks (4 KiB) are not hashed here: the caller feeds
 the sketch value by value."""

@@ -1,28 +1,22 @@
-"""Canonical JSON text for values, as a JSON writer would emit them.
+"""Text values as an Arrow string array (:func:`string_array`).
 
-Awkward values are written so that every value has a text: NaN, infinities,
-``pd.NA`` and ``NaT`` become ``null``; a numpy ``datetime64`` becomes its ISO
-text (also beyond year 9999); a string holding a lone surrogate (not valid
-Unicode, so not writable as UTF-8) has each lone surrogate replaced by U+FFFD;
-a value nested deeper than Python's recursion limit is written by an iterative
-encoder that gives the same text.
+How a value becomes JSON text is :mod:`faucet_core.profile.jsontext`; its names are
+re-exported here for the callers that import them from this module.
 """
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import decimal
-import json
-import math
-import uuid
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
-from faucet_core.profile.isotext import UNIT_PER_SECOND, epoch_text
+from faucet_core.profile.jsontext import (
+    canonical_json,
+    datetime64_value,
+    is_missing,
+    json_default,
+)
 from faucet_core.profile.names import scrub_text
 
 __all__ = [
@@ -33,163 +27,6 @@ __all__ = [
     "scrub_text",
     "string_array",
 ]
-
-
-def is_missing(value: Any) -> bool:
-    """``pandas.NA`` and ``pandas.NaT`` (without importing pandas)."""
-    return type(value).__name__ in _MISSING_TYPES
-
-
-_MISSING_TYPES = frozenset({"NAType", "NaTType"})
-
-
-def json_default(value: Any) -> Any:
-    """Encode the non-JSON Python values a record may hold; refuse anything else."""
-    if is_missing(value):  # before datetime: NaT is a datetime subclass
-        return None
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return value.total_seconds()
-    if isinstance(value, decimal.Decimal):
-        return None if value.is_nan() else float(value)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    if isinstance(value, np.datetime64):
-        return _datetime64(value)
-    if isinstance(value, np.timedelta64):
-        return None if np.isnat(value) else float(value / np.timedelta64(1, "s"))
-    tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
-    if callable(tolist) and type(value).__module__ == "numpy":
-        return tolist()
-    raise TypeError(f"a value of type {type(value).__name__} has no JSON form")
-
-
-def _datetime64(value: np.datetime64) -> Any:
-    """A numpy datetime64 as its ISO text (see :func:`datetime64_value`); NaT is null."""
-    if np.isnat(value):
-        return None
-    plain = datetime64_value(value)
-    return plain if isinstance(plain, str) else plain.isoformat()
-
-
-_PY_FIRST_SECOND = -62_135_596_800  # 0001-01-01T00:00:00
-_PY_LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59
-_EPOCH = dt.datetime(1970, 1, 1)
-_COARSE_SECONDS = {"h": 3600, "m": 60}
-
-
-def datetime64_value(value: np.datetime64) -> dt.datetime | dt.date | str:
-    """A (not NaT) numpy datetime64 as a Python date (day units and coarser) or datetime
-    (microseconds, finer digits dropped); beyond Python's years 1..9999, as the ISO text of
-    :func:`epoch_text` ('T' separator, no trailing zeros in the fraction)."""
-    unit, _ = np.datetime_data(value.dtype)
-    if unit in ("Y", "M", "W", "D"):
-        day = value.astype("datetime64[D]")
-        days = int(day.astype(np.int64))
-        if _PY_FIRST_SECOND // 86_400 <= days <= _PY_LAST_SECOND // 86_400:
-            return dt.date(1970, 1, 1) + dt.timedelta(days=days)
-        return epoch_text(days, "D", date_only=True)
-    if unit in _COARSE_SECONDS:
-        count, unit = int(value.astype(np.int64)) * _COARSE_SECONDS[unit], "s"
-    elif unit in UNIT_PER_SECOND:
-        count = int(value.astype(np.int64))
-    else:  # ps, fs, as: a few hours around 1970 at most
-        count, unit = int(value.astype("datetime64[ns]").astype(np.int64)), "ns"
-    per_second = UNIT_PER_SECOND[unit]
-    if _PY_FIRST_SECOND * per_second <= count < (_PY_LAST_SECOND + 1) * per_second:
-        return _EPOCH + dt.timedelta(microseconds=count * 1_000_000 // per_second)
-    text = epoch_text(count, unit).replace(" ", "T")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _default(value: Any) -> Any:
-    return _clean(json_default(value))
-
-
-def canonical_json(value: Any) -> str:
-    """Sorted keys, compact separators, UTF-8 text; NaN and infinities become null."""
-    try:
-        text = json.dumps(
-            _clean(value),
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-            default=_default,
-        )
-    except RecursionError:
-        text = _iterative_json(value)
-    return text
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {_key(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    return value
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, str):
-        return key
-    if key is None or isinstance(key, (bool, int, float)):
-        return json.dumps(key)
-    raise TypeError(f"an object key of type {type(key).__name__} has no JSON form")
-
-
-class _Token(str):
-    """Literal JSON punctuation on the encoder's stack (never a value to encode)."""
-
-
-def _plain(value: Any) -> Any:
-    """``value`` as a JSON-native Python value (containers left for the caller)."""
-    for _ in range(8):  # json_default maps every type it knows in at most two steps
-        if value is None or isinstance(value, (str, bool, int, dict, list, tuple)):
-            return value
-        if isinstance(value, float):
-            return value if math.isfinite(value) else None
-        value = json_default(value)
-    raise TypeError(f"a value of type {type(value).__name__} has no JSON form")
-
-
-def _iterative_json(value: Any) -> str:
-    """The text :func:`canonical_json` gives, without recursion (for very deep values)."""
-    out: list[str] = []
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _Token):
-            out.append(item)
-            continue
-        item = _plain(item)
-        if isinstance(item, dict):
-            entries = sorted({_key(k): v for k, v in item.items()}.items())
-            stack.append(_Token("}"))
-            for index in range(len(entries) - 1, -1, -1):
-                key, child = entries[index]
-                stack.append(child)
-                prefix = ("{" if index == 0 else ",") + json.dumps(key, ensure_ascii=False) + ":"
-                stack.append(_Token(prefix))
-            if not entries:
-                stack.append(_Token("{"))
-        elif isinstance(item, (list, tuple)):
-            stack.append(_Token("]"))
-            for index in range(len(item) - 1, -1, -1):
-                stack.append(item[index])
-                stack.append(_Token("[" if index == 0 else ","))
-            if not item:
-                stack.append(_Token("["))
-        else:
-            out.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
-    return "".join(out)
 
 
 def string_array(values: Iterable[Any], arrow_type: pa.DataType | None = None) -> pa.Array:

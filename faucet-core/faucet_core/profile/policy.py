@@ -23,10 +23,21 @@ if TYPE_CHECKING:  # pyarrow is imported where an Arrow type or array is inspect
     # SQL pushdown classifies by name and by a list of sampled texts, without pyarrow
     import pyarrow as pa
 
-__all__ = ["DETECTORS", "PolicyState", "luhn_valid"]
+__all__ = [
+    "DETECTORS",
+    "NESTED_SAMPLE",
+    "SAMPLE_PER_BATCH",
+    "SAMPLE_PER_COLUMN",
+    "PolicyState",
+    "luhn_valid",
+]
 
-_SAMPLE_PER_BATCH = 100
-_SAMPLE_PER_COLUMN = 1000
+SAMPLE_PER_BATCH = 100
+"""Distinct strings of one batch of one column a value detector looks at."""
+SAMPLE_PER_COLUMN = 1000
+"""Distinct strings of one column a value detector looks at, over all batches."""
+NESTED_SAMPLE = 64
+"""Nested values of one batch of one column whose field names are read."""
 _MAX_FIELD_NAMES = 10_000
 
 _EMAIL = re.compile(
@@ -155,9 +166,9 @@ class PolicyState:
         self._rules = tuple(r for r in self._rules if r.label not in self.labels)
 
     def observe_strings(self, uniques: pa.Array | list[str]) -> None:
-        if self.done or self._sampled >= _SAMPLE_PER_COLUMN:
+        if self.done or self._sampled >= SAMPLE_PER_COLUMN:
             return
-        take = min(_SAMPLE_PER_BATCH, _SAMPLE_PER_COLUMN - self._sampled)
+        take = min(SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN - self._sampled)
         sample = uniques[:take]
         texts = list(sample) if isinstance(sample, list) else sample.to_pylist()
         texts = [t for t in texts if t is not None]

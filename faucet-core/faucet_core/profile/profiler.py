@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from fnmatch import fnmatchcase
 from itertools import chain, islice
 from typing import Any
 
@@ -28,7 +27,9 @@ import pyarrow as pa
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow
+from faucet_core.profile.columns import is_wanted
 from faucet_core.profile.inputs import is_spark_dataframe
+from faucet_core.profile.jsontext import key_text
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.names import is_utf8, scrub_text, unique_name
 from faucet_core.profile.policy import PolicyState
@@ -118,19 +119,13 @@ class Profiler:
                 self._column(name)
 
     # -- column bookkeeping ---------------------------------------------------------------
-    def _wanted(self, name: str) -> bool:
-        wanted = self.config.columns
-        if wanted is not None and name not in wanted:
-            return False
-        return not any(name == p or fnmatchcase(name, p) for p in self.config.exclude)
-
     def _column(self, name: str) -> ColumnState | None:
         state = self._states.get(name)
         if state is not None:
             return state
         if name in self._rejected or name in self._skipped:
             return None
-        if not self._wanted(name):
+        if not is_wanted(self.config, name):
             self._rejected.add(name)
             return None
         if len(self._states) >= self.config.max_columns:
@@ -412,8 +407,6 @@ def _polars_batches(df: Any) -> Iterator[tuple[str, Any]]:
 def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, None]]:
     """Turn int/float/bool/None keys into text as a JSON writer does, and a key with a lone
     surrogate into its text with U+FFFD (as every string value); refuse the rest."""
-    import json
-
     fixed: list[dict[str, Any]] = []
     keys: dict[str, None] = {}
     for index, record in enumerate(records):
@@ -423,7 +416,7 @@ def _string_keys(records: list[Any], offset: int) -> tuple[list[Any], dict[str, 
             if isinstance(key, str):
                 text = key if is_utf8(key) else scrub_text(key)
             elif key is None or isinstance(key, (bool, int, float)):
-                text = json.dumps(key)
+                text = key_text(key)
             else:
                 raise ProfilingInputError(
                     f"record {offset + index} has a key of type {type(key).__name__} "

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import datasketches as ds
 
 from faucet_core.errors import SketchError
+from faucet_core.profile.jsontext import MAX_TRACKED_VALUE_CHARS
 
 __all__ = [
     "HLL_LG_K",
@@ -36,9 +37,6 @@ __all__ = [
 
 HLL_LG_K = 12
 KLL_K = 200
-MAX_TRACKED_VALUE_CHARS = 256
-"""Values longer than this (a string's characters, any other value's JSON text) are counted
-everywhere but never tracked as top values."""
 
 _FREQ_MIN_LG = 8
 _FREQ_MAX_LG = 17

@@ -36,13 +36,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from faucet_core.config import PolicyConfig, PolicyRule, ProfilingConfig, ValueDetector
-from faucet_core.errors import FaucetError, ProfilingInputError
+from faucet_core.errors import FaucetError, ProfilingInputError, typed_line
+from faucet_core.profile.arrow_path import json_type_of
+from faucet_core.profile.columns import select_columns
 from faucet_core.profile.inputs import is_spark_dataframe
-from faucet_core.profile.policy import DETECTORS
+from faucet_core.profile.model import ColumnProfile
+from faucet_core.profile.names import is_utf8, scrub_text
+from faucet_core.profile.policy import DETECTORS, SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN, PolicyState
 from faucet_core.profile.profiler import ARROW_BATCH_ROWS, Profiler
+from faucet_core.profile.sketches import SketchParams
 from faucet_core.profile.spark_errors import python_error_line, worker_import_error
 from faucet_core.profile.state import ColumnState
 from faucet_core.profile.table import TableProfile
+from faucet_core.text import clip
 
 __all__ = [
     "PARTIAL_SCHEMA",
@@ -57,8 +63,6 @@ __all__ = [
 PARTIAL_SCHEMA = "partial binary, error string"
 """What each Spark task returns: one row, its partial profile (JSON) or an error message."""
 
-_SAMPLE_PER_BATCH = 100  # the sample sizes of faucet_core.profile.policy (one pass)
-_SAMPLE_PER_COLUMN = 1000
 _MAX_ERROR_CHARS = 400
 
 
@@ -82,10 +86,7 @@ def partial_payloads(
     """Run the Spark jobs: the profile of no rows (the columns a single pass keeps, in its
     order, and how many it skips) and the serialized partial of every partition."""
     config = config or ProfilingConfig()
-    # The same Profiler over no rows of the same schema (this also refuses duplicate names).
-    seed_profiler = Profiler(config)
-    seed_profiler.add(_empty_batch(df))
-    seed = seed_profiler.finish()
+    seed = _empty_profile(config, _arrow_schema(df))
     present = set(df.columns)
     kept = [name for name in seed.columns if name in present]
     if not kept:
@@ -193,7 +194,7 @@ def detector_counts(
     error = None
     try:
         for batch in _named(batches, names):
-            open_columns = [n for n in columns if counts[n][0] < _SAMPLE_PER_COLUMN]
+            open_columns = [n for n in columns if counts[n][0] < SAMPLE_PER_COLUMN]
             if not open_columns:
                 break
             for name in open_columns:
@@ -264,7 +265,7 @@ def _sample(array: pa.Array, count: list[Any]) -> None:
         else:  # binary: a single pass profiles (and samples) its base64 text
             encoded = [base64.b64encode(b).decode("ascii") for b in valid.to_pylist()]
             valid = pa.array(encoded, pa.string())
-    take = min(_SAMPLE_PER_BATCH, _SAMPLE_PER_COLUMN - count[0])
+    take = min(SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN - count[0])
     texts = [t for t in pc.unique(valid)[:take].to_pylist() if t is not None]
     count[0] += len(texts)
     hits: dict[ValueDetector, int] = count[1]
@@ -358,7 +359,40 @@ def _without_detectors(config: ProfilingConfig) -> ProfilingConfig:
     return config.model_copy(update={"policy": PolicyConfig(rules=rules)})
 
 
-def _empty_batch(df: Any) -> pa.RecordBatch:
+def _empty_profile(config: ProfilingConfig, schema: pa.Schema) -> TableProfile:
+    """The profile of no rows of ``schema``, as a :class:`Profiler` fed them gives it: the
+    columns :func:`select_columns` picks, each with the labels the policy gives by name and
+    by the field names its Arrow type holds; a type with no JSON type is refused."""
+    chosen, skipped = select_columns(config, schema.names)
+    params = SketchParams(
+        top_values=config.top_values, categorical_max_distinct=config.categorical_max_distinct
+    )
+    types = {f.name if is_utf8(f.name) else scrub_text(f.name): f.type for f in schema}
+    for name, arrow_type in types.items():  # in the schema's order, as a Profiler reads them
+        if name in chosen:
+            try:
+                json_type_of(arrow_type)
+            except ProfilingInputError as exc:
+                raise ProfilingInputError(f"column {name!r}: {exc}") from None
+    policy = config.policy if config.policy is not None and config.policy.rules else None
+    columns: dict[str, ColumnProfile] = {}
+    for name, labels in chosen.items():
+        state = ColumnState(name, params)
+        arrow_type = types.get(name)
+        found = set(labels)
+        if policy is not None and arrow_type is not None:
+            by_fields = PolicyState(policy, name)
+            by_fields.observe_type(arrow_type)
+            found |= by_fields.finish()
+        for label in found:
+            state.classify(label)
+        columns[name] = state.to_profile()
+    return TableProfile(row_count=0, columns=columns, skipped_columns=skipped, params=params)
+
+
+def _arrow_schema(df: Any) -> pa.Schema:
+    """The Arrow schema of ``df``'s columns (a type Arrow cannot hold: null); two columns
+    of one name are refused."""
     from pyspark.sql.pandas.types import to_arrow_schema
     from pyspark.sql.types import StructType
 
@@ -377,7 +411,7 @@ def _empty_batch(df: Any) -> pa.RecordBatch:
             f"column {twice[0]!r} appears twice in the Spark DataFrame; rename one of them "
             "(e.g. with withColumnRenamed or an alias) before profiling"
         )
-    return pa.RecordBatch.from_pylist([], schema=schema)
+    return schema
 
 
 def _arrow_field(to_arrow_schema: Any, schema: Any) -> pa.Field:
@@ -395,9 +429,8 @@ def _error_text(exc: BaseException) -> str:
     if isinstance(exc, FaucetError):
         text = str(exc)
     else:  # an engine error: its first line only (Spark appends JVM stack traces)
-        lines = str(exc).strip().splitlines()
-        text = f"{type(exc).__name__}: {lines[0] if lines else ''}"
+        text = typed_line(exc)
         worker = python_error_line(str(exc))  # a Python worker's traceback: its last error
         if worker is not None and worker not in text:
             text = f"{text.rstrip(':')} {worker}"
-    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 3] + "..."
+    return clip(text, _MAX_ERROR_CHARS)

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from faucet_core.profile import sql_theta
+from faucet_core.profile.jsontext import MAX_TRACKED_VALUE_CHARS, canonical_json
 from faucet_core.profile.model import TopValue
-from faucet_core.profile.sketches import MAX_TRACKED_VALUE_CHARS
 from faucet_core.profile.sql_values import NESTED, Kind, json_key, top
 
 if TYPE_CHECKING:
@@ -271,8 +271,6 @@ def top_values(run: Run, column: Column, rows: int) -> tuple[TopValue, ...]:
 
 
 def _nested_top_values(run: Run, column: Column, rows: int) -> tuple[TopValue, ...]:
-    from faucet_core.profile.jsonvalues import canonical_json  # numpy and pyarrow: only here
-
     if run.dialect.json_text is None:
         return ()
     text = run.dialect.json_text(column.expr).label("v")

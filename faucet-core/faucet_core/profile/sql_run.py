@@ -23,9 +23,10 @@ import sqlalchemy as sa
 from sqlalchemy.sql import util as sql_util
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.errors import FaucetError, ProfilingInputError
+from faucet_core.errors import FaucetError, ProfilingInputError, typed_line
 from faucet_core.profile import sql_distinct
 from faucet_core.profile.model import ColumnProfile, JsonType, NumericStats, StringStats, TopValue
+from faucet_core.profile.policy import NESTED_SAMPLE, SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN
 from faucet_core.profile.sketches import SketchParams
 from faucet_core.profile.sql_dialects import SqlDialect, dialect_for, reflect_columns
 from faucet_core.profile.sql_table import SqlBounds, SqlTable
@@ -46,12 +47,10 @@ from faucet_core.profile.sql_values import (
 )
 from faucet_core.profile.table import TableProfile
 from faucet_core.redact import redact
+from faucet_core.text import clip
 
 __all__ = ["Column", "Run", "run"]
 
-_SAMPLE_PER_COLUMN = 1000  # the detector sample of faucet_core.profile.policy
-_SAMPLE_PER_BATCH = 100
-_NESTED_SAMPLE = 64
 _MAX_ERROR_CHARS = 300
 _QUANTILES = (0.5, 0.95)
 _PLAIN_RANGE = (1e-100, 1e100)
@@ -127,10 +126,7 @@ def _where(table: SqlTable) -> str:
 
 def _first_line(exc: BaseException) -> str:
     inner = getattr(exc, "orig", None) or exc
-    lines = [line.strip() for line in str(inner).strip().splitlines() if line.strip()]
-    text = f"{type(inner).__name__}: {lines[0] if lines else ''}"
-    text = redact(text)
-    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 3] + "..."
+    return clip(redact(typed_line(inner)), _MAX_ERROR_CHARS)
 
 
 # -- the profile ---------------------------------------------------------------------------------
@@ -210,15 +206,15 @@ class Run:
             if state.done:
                 continue
             if detectors and column.kind in (Kind.TEXT, Kind.BINARY):
-                values = self._sample(column.expr, _SAMPLE_PER_COLUMN)
+                values = self._sample(column.expr, SAMPLE_PER_COLUMN)
                 if column.kind is Kind.BINARY:
                     values = [base64.b64encode(bytes(v)).decode("ascii") for v in values]
-                for start in range(0, len(values), _SAMPLE_PER_BATCH):
+                for start in range(0, len(values), SAMPLE_PER_BATCH):
                     state.observe_strings(
-                        [str(v) for v in values[start : start + _SAMPLE_PER_BATCH]]
+                        [str(v) for v in values[start : start + SAMPLE_PER_BATCH]]
                     )
             elif fields and column.kind in NESTED and self.dialect.json_text is not None:
-                texts = self._sample(self.dialect.json_text(column.expr), _NESTED_SAMPLE)
+                texts = self._sample(self.dialect.json_text(column.expr), NESTED_SAMPLE)
                 state.observe_nested([json.loads(t) for t in texts])
             column.labels |= state.finish()
 

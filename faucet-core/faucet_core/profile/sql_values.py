@@ -2,9 +2,8 @@
 
 How a SQL type is profiled (:class:`Kind`), how a value read back from the database is
 written as the in-memory profiler writes it (JSON text of top values, ISO 8601 temporals,
-decimals as Arrow converts them), and which columns a profile covers
-(:func:`select_columns`: the ``columns`` / ``exclude`` / ``max_columns`` settings and the
-policy's name rules, as :class:`~faucet_core.profile.profiler.Profiler` applies them).
+decimals as Arrow converts them). Which columns a profile covers is
+:func:`faucet_core.profile.columns.select_columns` (re-exported here).
 Nothing here imports pyarrow or numpy unless a value needs them (a decimal or a
 single-precision float column).
 """
@@ -12,18 +11,22 @@ single-precision float column).
 from __future__ import annotations
 
 import base64
-import datetime as dt
-import json
 import math
 from enum import Enum
-from fnmatch import fnmatchcase
 from typing import Any
 
 import sqlalchemy as sa
 
-from faucet_core.config import ProfilingConfig
+from faucet_core.profile.columns import select_columns
+from faucet_core.profile.jsontext import (
+    boolean_text,
+    integer_text,
+    iso_text,
+    number_text,
+    string_text,
+    text_value,
+)
 from faucet_core.profile.model import ColumnProfile, JsonType, TopValue
-from faucet_core.profile.names import unique_name
 from faucet_core.profile.sql_reflect import Nested
 
 __all__ = [
@@ -166,7 +169,7 @@ def top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]
     """The ``k`` most frequent, ties broken by JSON text (as the in-memory profiler does)."""
     keyed.sort(key=lambda item: (-item[1], item[0]))
     return tuple(
-        TopValue(value=json.loads(key), count=n, share=n / rows if rows else 0.0)
+        TopValue(value=text_value(key), count=n, share=n / rows if rows else 0.0)
         for key, n in keyed[:k]
     )
 
@@ -174,71 +177,19 @@ def top(keyed: list[tuple[str, int]], k: int, rows: int) -> tuple[TopValue, ...]
 def json_key(value: Any, kind: Kind, sql_type: Any = None) -> str:
     """The canonical JSON text of a value, as the in-memory profiler counts it."""
     if kind is Kind.BOOLEAN:
-        return "true" if value else "false"
+        return boolean_text(value)
     if kind is Kind.INTEGER:
-        return str(int(value))
+        return integer_text(int(value))
     if kind is Kind.FLOAT32:  # its shortest decimal text, as a JSON writer prints it
         import numpy as np  # here: only a single-precision column needs it
 
-        return json.dumps(float(str(np.float32(value))))
+        return number_text(float(str(np.float32(value))))
     if kind is Kind.DECIMAL:
-        return json.dumps(decimal_float(sql_type, value))
+        return number_text(decimal_float(sql_type, value))
     if kind in NUMERIC:
-        return json.dumps(float(value))
+        return number_text(value)
     if kind is Kind.BINARY:
-        return json.dumps(base64.b64encode(bytes(value)).decode("ascii"))
+        return string_text(base64.b64encode(bytes(value)).decode("ascii"))
     if kind in TEMPORAL_BASE:
-        return json.dumps(_iso_text(value))
-    return json.dumps(str(value), ensure_ascii=False)
-
-
-def _iso_text(value: Any) -> str:
-    """ISO 8601 text as the in-memory profiler writes temporals: 'T', UTC as 'Z', no
-    trailing zeros in the fraction of a second."""
-    suffix = ""
-    if isinstance(value, dt.datetime) and value.tzinfo is not None:
-        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
-        suffix = "Z"
-    text = str(value.isoformat())
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + suffix
-
-
-def select_columns(
-    config: ProfilingConfig, names: list[str]
-) -> tuple[dict[str, tuple[str, ...]], int]:
-    """The columns a profile of a table with columns ``names`` covers, in the in-memory
-    profiler's order (``config.columns`` first, then the table's), each with the labels the
-    policy gives it by name; and how many columns ``max_columns`` left out. A name in
-    ``config.columns`` that the table lacks is included (it profiles as all null)."""
-    policy = config.policy if config.policy is not None and config.policy.rules else None
-    chosen: dict[str, tuple[str, ...]] = {}
-    rejected: set[str] = set()
-    skipped: set[str] = set()
-
-    def add(name: str) -> None:
-        if name in chosen or name in rejected or name in skipped:
-            return
-        wanted = config.columns is None or name in config.columns
-        if not wanted or any(name == p or fnmatchcase(name, p) for p in config.exclude):
-            rejected.add(name)
-        elif len(chosen) >= config.max_columns:
-            skipped.add(name)
-        else:
-            chosen[name] = _name_labels(policy, name)
-
-    for name in config.columns or ():
-        add(name)
-    seen: set[str] = set()
-    for name in names:
-        add(unique_name(name, seen))
-    return chosen, len(skipped)
-
-
-def _name_labels(policy: Any, name: str) -> tuple[str, ...]:
-    if policy is None:
-        return ()
-    from faucet_core.profile.policy import PolicyState
-
-    return tuple(sorted(PolicyState(policy, name).labels))
+        return string_text(iso_text(value))
+    return string_text(str(value))

@@ -18,7 +18,6 @@ exceeds ``categorical_max_distinct``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -29,6 +28,7 @@ import numpy as np
 
 from faucet_core.errors import SketchError
 from faucet_core.profile.hll_hash import Coupons, feed_changing
+from faucet_core.profile.jsontext import is_tracked, text_value
 from faucet_core.profile.kll_batch import COMPACT_FROM, batch_sketch
 from faucet_core.profile.model import (
     ColumnProfile,
@@ -38,7 +38,6 @@ from faucet_core.profile.model import (
     TopValue,
 )
 from faucet_core.profile.sketches import (
-    MAX_TRACKED_VALUE_CHARS,
     SketchParams,
     b64,
     load_freq,
@@ -192,7 +191,7 @@ class ColumnState:
         if freq is None:
             return
         for key, count in zip(keys, counts, strict=True):
-            if len(key) <= MAX_TRACKED_VALUE_CHARS or _short_string(key):
+            if is_tracked(key):
                 freq.update(key, int(count))
 
     def classify(self, label: str) -> None:
@@ -280,7 +279,7 @@ class ColumnState:
             items.sort(key=lambda item: (-item[1], item[0]))
             top = tuple(
                 TopValue(
-                    value=json.loads(key),
+                    value=text_value(key),
                     count=int(estimate),
                     share=int(estimate) / self.rows if self.rows else 0.0,
                 )
@@ -351,14 +350,6 @@ class ColumnState:
                 f"{what}: damaged moments in the serialized profile ({exc!r})"
             ) from None
         return state
-
-
-def _short_string(key: str) -> bool:
-    """Whether ``key``, a JSON text longer than the limit, is a string whose value is not
-    (the limit counts a string's characters, not its quotes and escapes)."""
-    if key[0] != '"' or len(key) > 6 * MAX_TRACKED_VALUE_CHARS + 2:  # \uXXXX is the longest
-        return False
-    return len(json.loads(key)) <= MAX_TRACKED_VALUE_CHARS
 
 
 def _moments_state(state: ColumnState) -> list[Any]:

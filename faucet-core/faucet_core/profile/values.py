@@ -27,15 +27,12 @@ import pyarrow as pa
 
 from faucet_core.errors import ProfilingInputError
 from faucet_core.profile.arrow_path import update_from_arrow, update_json_texts
-from faucet_core.profile.jsonvalues import (
-    canonical_json,
-    datetime64_value,
-    is_missing,
-    string_array,
-)
+from faucet_core.profile.jsontext import canonical_json, datetime64_value, is_missing
+from faucet_core.profile.jsonvalues import string_array
 from faucet_core.profile.model import JsonType
-from faucet_core.profile.policy import PolicyState
+from faucet_core.profile.policy import NESTED_SAMPLE, PolicyState
 from faucet_core.profile.state import ColumnState
+from faucet_core.text import clip
 
 __all__ = ["update_from_values"]
 
@@ -148,7 +145,7 @@ def _float_or_inf(value: int) -> float:
 
 def _sample_objects(values: Sequence[Any], bucket: int) -> list[Any]:
     want = dict if bucket == _OBJ else (list, tuple)
-    return [v for v in values[:256] if isinstance(v, want)][:64]
+    return [v for v in values[:256] if isinstance(v, want)][:NESTED_SAMPLE]
 
 
 def _classify(value: Any, column: str) -> tuple[int, Any]:
@@ -255,4 +252,4 @@ def _short(value: Any) -> str:
         text = repr(value)
     except Exception:
         text = object.__repr__(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clip(text, 60)

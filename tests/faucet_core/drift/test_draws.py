@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import detect_drift
 from faucet_core.drift.draws import (
-    _pooled,
     beyond_constant_chance,
     inward_chance,
     off_value_score,
     outward_chance,
     point_mass,
 )
+from faucet_core.drift.pool import pool_of
 
 CONFIG = ProfilingConfig()
 
@@ -189,7 +189,7 @@ def test_the_pool_ranks_within_the_runs_own_rank_error(
     rng = random.Random(seed)
     runs = [[round(rng.lognormvariate(0.0, 1.5), 3) for _ in range(n)] for n in sizes]
     past = [profile(pa.table({"x": r})).columns["x"] for r in runs]
-    found = _pooled(past)
+    found = pool_of(past)
     assert found is not None
     pool, total = found
     every = sorted(v for r in runs for v in r)

@@ -27,7 +27,7 @@ import pytest
 
 from faucet_core import ProfilingConfig, ProfilingInputError, SketchError, TableProfile, profile
 from faucet_core.profile import NumericStats
-from faucet_core.profile.jsonvalues import canonical_json
+from faucet_core.profile.jsontext import canonical_json
 from faucet_core.store import ProfileStore
 from tests.faucet_core.profile.helpers import public
 
@@ -271,7 +271,7 @@ def test_a_5000_deep_nested_record_profiles() -> None:
 
 @pytest.mark.parametrize("depth", [1, 7, 300])
 def test_the_deep_value_encoder_writes_the_same_text(depth: int) -> None:
-    from faucet_core.profile.jsonvalues import _iterative_json
+    from faucet_core.profile.jsontext import _iterative_json
 
     value = {
         "k": _deep(depth, [1.5, float("nan"), "é", {2: True, None: {}}, (), decimal.Decimal(1)])

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from faucet_core import ProfilingConfig, profile
-from faucet_core.profile.sketches import MAX_TRACKED_VALUE_CHARS
+from faucet_core.profile.jsontext import MAX_TRACKED_VALUE_CHARS
 
 ROW = {"id": 1, "_faucet_run": "r1", "_faucet_ts": "t", "tmp_a": 1, "tmp_b": 2, "name": "x"}
 

@@ -8,7 +8,7 @@ import pytest
 
 from faucet_core.config import PolicyConfig, PolicyRule, ProfilingConfig, ValueDetector
 from faucet_core.profile import Profiler
-from faucet_core.profile.sql_values import select_columns
+from faucet_core.profile.columns import select_columns
 
 NAMES = ["id", "email", "customer_email", "card_no", "amount", "note", "tmp_x", "tmp_y"]
 _POLICY = PolicyConfig(
