@@ -3,7 +3,6 @@ consumers."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 
 from sqlalchemy import Connection, delete, select, update
@@ -12,6 +11,7 @@ from faucet_core.catalog.codec import dumps
 from faucet_core.catalog.model import Consumer, OwnerSource
 from faucet_core.catalog.owners import edit_owners
 from faucet_core.catalog.upsert import upsert_ignore
+from faucet_core.clock import utc_now
 from faucet_core.db.schema import catalog_consumers, catalog_datasets
 from faucet_core.errors import CatalogError
 
@@ -34,7 +34,7 @@ def annotate(
     """``owners`` replaces the owner set of ``source`` (the annotated owners unless
     told otherwise), ``add_owners`` adds to it; ``remove_consumers`` drops consumers by
     name (a name not declared is refused); see :meth:`Catalog.annotate`."""
-    now = dt.datetime.now(dt.timezone.utc)
+    now = utc_now()
     t = catalog_datasets.c
     c = catalog_consumers.c
     edit_owners(

@@ -42,6 +42,7 @@ from faucet_core.catalog.resolve import config_target, resolve
 from faucet_core.catalog.snapshot import CatalogSnapshot
 from faucet_core.catalog.write import PROFILE_HISTORY, RecordSummary, record_batch
 from faucet_core.catalog.write_profiles import write_profile
+from faucet_core.clock import utc_now
 from faucet_core.db.engine import (
     DEFAULT_BUSY_TIMEOUT,
     database_error,
@@ -133,7 +134,7 @@ class Catalog:
         COMPLETE runs write edges (keeping each edge's newest run), schemas and owners;
         START / RUNNING / FAIL / ABORT / OTHER record the run and the datasets it names.
         """
-        now = dt.datetime.now(dt.timezone.utc)
+        now = utc_now()
         with self._write("record lineage in") as conn:
             return record_batch(conn, records, now)
 
@@ -209,7 +210,7 @@ class Catalog:
     ) -> None:
         """Record one run's profile on ``dataset`` (replacing the same run's, if any) and keep
         the newest :data:`PROFILE_HISTORY`."""
-        when = utc(recorded_at or dt.datetime.now(dt.timezone.utc))
+        when = utc(recorded_at or utc_now())
         with self._write("record a profile in") as conn:
             write_profile(
                 conn,

@@ -22,8 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from faucet_core.catalog.model import Consumer
 from faucet_core.catalog.uri import ID_LENGTH, MIN_ID_PREFIX, is_id_prefix, looks_like_uri
-from faucet_core.config import format_validation_error
-from faucet_core.errors import ConfigError
+from faucet_core.errors import ConfigError, format_validation_error
 
 __all__ = ["CatalogConfig", "ConsumerConfig", "DatasetAnnotation", "load_catalog_config"]
 

@@ -16,7 +16,13 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from faucet_core.errors import ConfigError, StoreCorruptError, StoreError, StoreSchemaError
+from faucet_core.errors import (
+    ConfigError,
+    StoreCorruptError,
+    StoreError,
+    StoreSchemaError,
+    message_line,
+)
 from faucet_core.redact import redact
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT", "database_error", "make_engine", "reader", "reason_of"]
@@ -115,6 +121,4 @@ def database_error(exc: BaseException, prefix: str, *, timeout: float) -> StoreE
 def reason_of(exc: BaseException) -> str:
     """The first line of a driver's error, without secrets."""
     orig = getattr(exc, "orig", None) if isinstance(exc, SQLAlchemyError) else None
-    text = str(orig or exc).strip()
-    first = text.splitlines()[0] if text else type(exc).__name__
-    return redact(first)
+    return redact(message_line(orig or exc) or type(exc).__name__)

@@ -7,12 +7,12 @@ a new store at once migrate it once.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from faucet_core.clock import utc_now
 from faucet_core.db.engine import reader
 from faucet_core.db.schema import (
     audit_log,
@@ -82,7 +82,7 @@ def _v6(conn: Connection) -> None:
     source or someone clears them (``faucet catalog annotate --clear-owners``)."""
     catalog_owners.create(conn, checkfirst=True)
     t = catalog_datasets.c
-    now = dt.datetime.now(dt.timezone.utc)
+    now = utc_now()
     rows = []
     for key, owners in conn.execute(select(t.id, t.owners).where(t.owners != "[]")):
         try:

@@ -20,6 +20,7 @@ from faucet_core.config import DriftMethod
 from faucet_core.drift.band import Band
 from faucet_core.drift.model import DriftMetric, DriftScale
 from faucet_core.drift.numfmt import fmt_number
+from faucet_core.text import clip
 
 __all__ = [
     "fmt_number",
@@ -40,9 +41,7 @@ MAX_VALUE_CHARS = 80
 def fmt_value(value: Any) -> str:
     """A JSON value as messages show it (strings quoted), shortened when long."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    if len(text) > MAX_VALUE_CHARS:
-        text = text[: MAX_VALUE_CHARS - 1] + "…"
-    return text
+    return clip(text, MAX_VALUE_CHARS, "…")
 
 
 def _runs(n: int) -> str:

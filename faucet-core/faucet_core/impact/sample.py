@@ -27,6 +27,7 @@ from faucet_core.catalog.model import SchemaField
 from faucet_core.errors import FaucetError, ImpactError
 from faucet_core.impact.planned import Observed, PlannedSchema
 from faucet_core.impact.report import PlannedFrom, SampleRule
+from faucet_core.text import clip
 
 __all__ = ["from_sample", "from_sample_file"]
 
@@ -72,7 +73,7 @@ def _stated(arrow_type: Any) -> str | None:
 def _one_line(text: object, limit: int = 400) -> str:
     """``text`` on one line; a reader's own long message is cut at ``limit`` characters."""
     line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return clip(line, limit, "…")
 
 
 def _unreadable(exc: Exception) -> bool:

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine, insert, select, type_coerce
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.types import NullType
 
+from faucet_core.clock import utc_now
 from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.db.schema import audit_log
 from faucet_core.db.transaction import Transaction
@@ -84,7 +85,7 @@ def record_audit(
     """Write one entry on ``conn`` (inside the caller's transaction)."""
     conn.execute(
         insert(audit_log).values(
-            at=at or dt.datetime.now(dt.timezone.utc),
+            at=at or utc_now(),
             actor=actor[:128],
             role=role[:16],
             action=action[:64],

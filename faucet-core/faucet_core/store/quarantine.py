@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, inspect, select
 
+from faucet_core.clock import utc_now
 from faucet_core.config import ProfilingConfig
 from faucet_core.db.schema import baseline_keys, metadata, profile_runs, quarantine
 from faucet_core.errors import StoreCorruptError
@@ -152,7 +153,7 @@ def move_to_quarantine(store: ProfileStore, runs: Sequence[SkippedRun]) -> int:
     one transaction. Returns how many were moved (a run already gone is not counted)."""
     if not runs:
         return 0
-    now = dt.datetime.now(dt.timezone.utc)
+    now = utc_now()
     moved = 0
     with store._transaction(f"cannot quarantine damaged runs in {store.url}") as conn:
         for run in runs:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, and_, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from faucet_core.clock import utc_now
 from faucet_core.config import OnDrift, ProfilingConfig
 from faucet_core.db.schema import baseline_keys, profile_runs
 from faucet_core.drift import DriftFinding
@@ -67,7 +68,7 @@ def record_run(
     """What :meth:`ProfileStore.record` does (see there)."""
     config = config or ProfilingConfig()
     bkey = BaselineKey(check_key(key), partition or "")
-    when = utc(recorded_at or dt.datetime.now(dt.timezone.utc))
+    when = utc(recorded_at or utc_now())
     blob = encode_profile(profile)
     with store._write("record", bkey) as conn:
         baseline_id, seq = _lock(conn, bkey, store.url)

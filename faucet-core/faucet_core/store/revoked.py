@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from faucet_core.clock import utc_now
 from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.db.schema import revoked_sessions
 from faucet_core.db.transaction import Transaction
@@ -28,10 +29,6 @@ __all__ = ["is_revoked", "revoke_session", "session_digest"]
 def session_digest(session_id: str) -> str:
     """How the store names a session: the hex SHA-256 of its id."""
     return hashlib.sha256(session_id.encode()).hexdigest()
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
 
 
 def _where(engine: Engine) -> str:
@@ -52,7 +49,7 @@ def revoke_session(
     :func:`~faucet_core.store.audit.record_audit`), all in one transaction: on a failure
     nothing is written. Raises :class:`~faucet_core.errors.StoreError`."""
     digest = session_digest(session_id)
-    moment = now or _now()
+    moment = now or utc_now()
     t = revoked_sessions.c
     for attempt in (1, 2):
         try:

@@ -22,6 +22,7 @@ from faucet_core.errors import StoreCorruptError
 from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_findings, decode_profile
 from faucet_core.store.models import BaselineKey, ProfileRun, RunStatus, SkippedRun
+from faucet_core.text import clip
 
 __all__ = ["RawRun", "raw_runs", "run_of", "skipped", "where_of"]
 
@@ -78,8 +79,7 @@ def _typed(column: Column[Any], value: Any, dialect: Dialect, where: str) -> Any
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clip(repr(value), 60)
 
 
 def _check(value: Any, kind: type | tuple[type, ...], column: str, where: str) -> Any:
