@@ -20,11 +20,10 @@ import dagster as dg
 from faucet_core.config import OnDrift, ProfilingConfig
 from faucet_core.redact import redact
 from faucet_core.store.metrics import count_check_error
+from faucet_dagster import metadata as md
+from faucet_dagster.metadata import ERROR_STATUS
 
 __all__ = ["ERROR_STATUS", "count_error", "error_result"]
-
-ERROR_STATUS = "error"
-"""``faucet/status`` of an evaluation whose check could not profile or record."""
 
 
 def _severity(config: ProfilingConfig) -> dg.AssetCheckSeverity:
@@ -60,10 +59,10 @@ def error_result(config: ProfilingConfig, text: str) -> dg.AssetCheckResult:
         severity=severity,
         description=f"faucet could not check this materialization: {text}",
         metadata={
-            "faucet/status": ERROR_STATUS,
-            "faucet/error": dg.MetadataValue.text(text),
-            "faucet/on_drift": config.on_drift.value,
-            "faucet/finding_count": 0,
-            "faucet/findings": dg.MetadataValue.json([]),
+            md.STATUS: ERROR_STATUS,
+            md.ERROR: dg.MetadataValue.text(text),
+            md.ON_DRIFT: config.on_drift.value,
+            md.FINDING_COUNT: 0,
+            md.FINDINGS: dg.MetadataValue.json([]),
         },
     )

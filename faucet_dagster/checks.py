@@ -13,6 +13,7 @@ from dagster import AssetCheckExecutionContext
 
 from faucet_core.config import OnDrift, ProfilingConfig, load_profiling_config
 from faucet_core.errors import ConfigError
+from faucet_dagster import metadata as md
 from faucet_dagster.assets import AssetTarget, overrides_by_key, resolve_targets
 from faucet_dagster.dbt.warehouse import Warehouse, check_warehouse, relation_loader
 from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate
@@ -44,8 +45,8 @@ def spec_metadata(cfg: ProfilingConfig) -> dict[str, Any]:
     """The check's definition metadata; ``faucet/config`` marks a faucet check (the
     notification sensor finds the checks to notify by it)."""
     return {
-        "faucet/config": dg.MetadataValue.json(cfg.model_dump(mode="json")),
-        "faucet/on_drift": cfg.on_drift.value,
+        md.CONFIG: dg.MetadataValue.json(cfg.model_dump(mode="json")),
+        md.ON_DRIFT: cfg.on_drift.value,
     }
 
 

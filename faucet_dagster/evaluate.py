@@ -18,6 +18,7 @@ from faucet_core.drift.schema import describe_schema_changes, schema_changes
 from faucet_core.errors import FaucetError
 from faucet_core.redact import redact
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
+from faucet_dagster import metadata as md
 from faucet_dagster.assets import AssetTarget, baseline_key_of
 from faucet_dagster.check_error import count_error, error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
@@ -354,36 +355,36 @@ def _result(
     drifted_columns = {f.column for _, o in outcomes for f in o.findings}
     # Counts and settings are text: the UI plots every numeric entry as a series.
     metadata: dict[str, Any] = {
-        "faucet/status": main.status.value,
-        "faucet/baseline_runs": dg.MetadataValue.text(str(main.baseline_runs)),
-        "faucet/min_history": dg.MetadataValue.text(str(cfg.min_history)),
-        "faucet/on_drift": cfg.on_drift.value,
-        "faucet/finding_count": len(findings),
-        "faucet/findings": dg.MetadataValue.json(findings),
-        "faucet/row_count": prof.row_count,
-        "faucet/classified": dg.MetadataValue.json(classified),
-        "faucet/baseline_key": str(last.key),
-        "summary": dg.MetadataValue.md(
+        md.STATUS: main.status.value,
+        md.BASELINE_RUNS: dg.MetadataValue.text(str(main.baseline_runs)),
+        md.MIN_HISTORY: dg.MetadataValue.text(str(cfg.min_history)),
+        md.ON_DRIFT: cfg.on_drift.value,
+        md.FINDING_COUNT: len(findings),
+        md.FINDINGS: dg.MetadataValue.json(findings),
+        md.ROW_COUNT: prof.row_count,
+        md.CLASSIFIED: dg.MetadataValue.json(classified),
+        md.BASELINE_KEY: str(last.key),
+        md.SUMMARY: dg.MetadataValue.md(
             markdown_summary(prof, last, history, title=opts.target.key.to_user_string())
         ),
     }
     if main.status is RunStatus.WARMING:
-        metadata["faucet/warming"] = main.warming_message
+        metadata[md.WARMING] = main.warming_message
     changes = _schema_changes(history, last, prof)
     schema_text = describe_schema_changes(changes)
     if changes:  # observed, not drift: reported, and notified once under on_drift: notify
-        metadata["faucet/schema_change"] = dg.MetadataValue.text(schema_text)
-        metadata["faucet/schema_changes"] = dg.MetadataValue.json([c.to_dict() for c in changes])
+        metadata[md.SCHEMA_CHANGE] = dg.MetadataValue.text(schema_text)
+        metadata[md.SCHEMA_CHANGES] = dg.MetadataValue.json([c.to_dict() for c in changes])
     skipped = [s.to_dict() for _, o in outcomes for s in o.skipped_runs]
     if skipped:  # damaged baseline runs left out; faucet doctor --repair quarantines them
-        metadata["faucet/skipped_runs"] = dg.MetadataValue.json(skipped)
+        metadata[md.SKIPPED_RUNS] = dg.MetadataValue.json(skipped)
     partitions = [p for p, _ in outcomes if p is not None]
     if partitions:
-        metadata["faucet/partitions"] = dg.MetadataValue.json(partitions)
+        metadata[md.PARTITIONS] = dg.MetadataValue.json(partitions)
     metadata.update(column_numbers(prof, drifted_columns))
     left_out = numbers_left_out(prof, drifted_columns)
     if left_out:
-        metadata["faucet/numbers_left_out"] = dg.MetadataValue.text(
+        metadata[md.NUMBERS_LEFT_OUT] = dg.MetadataValue.text(
             f"{len(left_out)} column(s) not plotted (at most {MAX_NUMERIC_ENTRIES} numbers per "
             f"check, drifted columns first): {', '.join(left_out)}"
         )

@@ -37,8 +37,10 @@ from faucet_core.freshness import (
 )
 from faucet_core.redact import redact
 from faucet_core.store.metrics import set_freshness
+from faucet_dagster import metadata as md
 from faucet_dagster.assets import overrides_by_key, resolve_targets
 from faucet_dagster.checks import check_identifier
+from faucet_dagster.event_log import check_history, evaluation_of, is_planned
 
 __all__ = [
     "DEFAULT_FRESHNESS_CHECK_NAME",
@@ -58,7 +60,6 @@ FRESHNESS_KIND = "freshness"
 """``faucet/kind`` of a freshness check (spec and evaluations)."""
 EPISODE_OVERDUE = "overdue"
 EPISODE_RECOVERED = "recovered"
-_CONFIG_KEY = "faucet/freshness"
 _HISTORY_PAGE = 20
 
 Clock = Callable[[], float]
@@ -77,11 +78,11 @@ def _config(value: Any, where: str) -> FreshnessConfig:
 
 def freshness_config_of(spec_metadata: Mapping[str, Any]) -> FreshnessConfig | None:
     """The config of a faucet freshness check spec, None for any other check."""
-    raw = spec_metadata.get(_CONFIG_KEY)
+    raw = spec_metadata.get(md.FRESHNESS)
     if raw is None:
         return None
     try:
-        return load_freshness_config(getattr(raw, "value", raw))
+        return load_freshness_config(md.unwrap(raw))
     except ConfigError:
         return None
 
@@ -148,9 +149,9 @@ def _build_one(
         name=name,
         description=description or _spec_description(cfg),
         metadata={
-            _CONFIG_KEY: dg.MetadataValue.json(cfg.model_dump(mode="json")),
-            "faucet/kind": FRESHNESS_KIND,
-            "faucet/on_overdue": cfg.on_overdue.value,
+            md.FRESHNESS: dg.MetadataValue.json(cfg.model_dump(mode="json")),
+            md.KIND: FRESHNESS_KIND,
+            md.ON_OVERDUE: cfg.on_overdue.value,
         },
     )
     def _freshness_check(context: AssetCheckExecutionContext) -> dg.AssetCheckResult:
@@ -199,17 +200,12 @@ def _order_of(pdef: dg.PartitionsDefinition | None) -> Callable[[str | None], in
     return order
 
 
-LAST_UPDATED = "dagster/last_updated_timestamp"
-"""Metadata of an observation (or materialization) saying when the data last changed, as
-Dagster's own freshness checks read it for external assets."""
-
-
 def _stated_time(entry: Any) -> float | None:
     event = entry.dagster_event
     data = event.event_specific_data if event is not None else None
     inner = getattr(data, "materialization", None) or getattr(data, "asset_observation", None)
-    value = getattr(inner, "metadata", {}).get(LAST_UPDATED)
-    raw = getattr(value, "value", value)
+    # when the data last changed, as Dagster's own freshness checks read it
+    raw = md.unwrap(getattr(inner, "metadata", {}).get(md.LAST_UPDATED_TIMESTAMP))
     return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
 
 
@@ -243,33 +239,19 @@ def _previous(instance: dg.DagsterInstance, check_key: dg.AssetCheckKey) -> tupl
     storage = instance.event_log_storage
     planned: set[str] = set()
     found = None
-    cursor = None
-    for _ in range(5):
-        page = storage.get_asset_check_execution_history(
-            check_key, limit=_HISTORY_PAGE, cursor=cursor
-        )
-        for record in page:
-            if record.status.value == "PLANNED":
-                planned.add(record.run_id)
-                continue
-            event = record.event
-            dagster_event = event.dagster_event if event else None
-            data = dagster_event.asset_check_evaluation_data if dagster_event else None
-            if data is not None:
-                found = data.metadata
-                break
-        if found is not None or len(page) < _HISTORY_PAGE:
+    for record in check_history(storage, check_key, page_size=_HISTORY_PAGE, max_pages=5):
+        if is_planned(record):
+            planned.add(record.run_id)
+            continue
+        data = evaluation_of(record)
+        if data is not None:
+            found = data.metadata
             break
-        cursor = page[-1].id
     running = False
     if planned:
         runs = instance.get_runs(filters=dg.RunsFilter(run_ids=sorted(planned)))
         running = any(not run.is_finished for run in runs)
     return found, running
-
-
-def _raw(value: Any) -> Any:
-    return getattr(value, "value", value)
 
 
 def assess(
@@ -286,8 +268,9 @@ def assess(
     updates = _updates(instance, key, cfg, partitions_def)
     verdict = judge_freshness(updates, dt.datetime.fromtimestamp(now, dt.timezone.utc), cfg)
     previous, planned = _previous(instance, check_key)
-    before = _raw(previous.get("faucet/status")) if previous else None
-    before_last = _raw(previous.get("faucet/last_update")) if previous else None
+    earlier = md.CheckResultMetadata.from_metadata(previous) if previous else None
+    before = earlier.status if earlier else None
+    before_last = earlier.last_update if earlier else None
     last_text = verdict.last.isoformat() if verdict.last else ""
     overdue = verdict.state is FreshnessState.OVERDUE
     episode = None
@@ -299,19 +282,19 @@ def assess(
     fail = overdue and cfg.on_overdue is OnDrift.FAIL
     description = verdict.message
     metadata: dict[str, Any] = {
-        "faucet/kind": FRESHNESS_KIND,
-        "faucet/status": verdict.state.value,
-        "faucet/on_overdue": cfg.on_overdue.value,
-        "faucet/last_update": dg.MetadataValue.text(last_text),
-        "faucet/deadline": dg.MetadataValue.text(
+        md.KIND: FRESHNESS_KIND,
+        md.STATUS: verdict.state.value,
+        md.ON_OVERDUE: cfg.on_overdue.value,
+        md.LAST_UPDATE: dg.MetadataValue.text(last_text),
+        md.DEADLINE: dg.MetadataValue.text(
             verdict.deadline.isoformat() if verdict.deadline else ""
         ),
-        "faucet/freshness": dg.MetadataValue.json(verdict.to_dict()),
+        md.FRESHNESS: dg.MetadataValue.json(verdict.to_dict()),
     }
     if verdict.lag is not None:
-        metadata["faucet/lag_seconds"] = float(verdict.lag.total_seconds())
+        metadata[md.LAG_SECONDS] = float(verdict.lag.total_seconds())
     if episode is not None:
-        metadata["faucet/episode"] = episode
+        metadata[md.EPISODE] = episode
     last_partition = _last_partition(updates, verdict)
     if isinstance(partitions_def, dg.TimeWindowPartitionsDefinition) and last_partition:
         try:
@@ -319,7 +302,7 @@ def assess(
         except Exception:
             following = None
         if following:
-            metadata["faucet/next_partition"] = following
+            metadata[md.NEXT_PARTITION] = following
             description += f"; next partition expected: {following}"
     if in_run:
         changed = True

@@ -9,6 +9,7 @@ from typing import Any
 import dagster as dg
 
 from faucet_dagster.io_context import input_context_for, load_source
+from faucet_dagster.metadata import unwrap
 
 __all__ = ["Loader", "ProfileLoadContext", "load_with_io_manager"]
 
@@ -27,7 +28,7 @@ class ProfileLoadContext:
         """The materialization's metadata, values unwrapped (e.g. a path in ``dagster/uri``)."""
         if self.materialization is None:
             return {}
-        return {k: getattr(v, "value", v) for k, v in self.materialization.metadata.items()}
+        return {k: unwrap(v) for k, v in self.materialization.metadata.items()}
 
     @property
     def resources(self) -> Any:

@@ -42,6 +42,7 @@ from faucet_core.impact import (
     plan_impact,
     unknown,
 )
+from faucet_dagster import metadata as md
 from faucet_dagster.dbt.manifest import dbt_node
 from faucet_dagster.dbt.plan import typed_like_observed
 from faucet_dagster.lineage.mapping import (
@@ -52,6 +53,7 @@ from faucet_dagster.lineage.mapping import (
     schema_of,
 )
 from faucet_dagster.lineage.record import dataset_of_key
+from faucet_dagster.metadata import unwrap
 from faucet_dagster.typeschema import type_schema_of, typed_like_profile
 
 __all__ = [
@@ -63,19 +65,15 @@ __all__ = [
     "select_assets",
 ]
 
-RENAMES_KEY = "faucet/renames"
-DROPS_KEY = "faucet/drops"
-_SCHEMA = "dagster/column_schema"
-_LINEAGE = "dagster/column_lineage"
+RENAMES_KEY = md.RENAMES
+DROPS_KEY = md.DROPS
+_SCHEMA = md.COLUMN_SCHEMA
+_LINEAGE = md.DAGSTER_COLUMN_LINEAGE
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
-def _unwrap(value: Any) -> Any:
-    return value.value if isinstance(value, dg.MetadataValue) else value
-
-
 def _renames(key: dg.AssetKey, metadata: Mapping[str, Any]) -> dict[str, str]:
-    raw = _unwrap(metadata.get(RENAMES_KEY))
+    raw = unwrap(metadata.get(RENAMES_KEY))
     if raw is None:
         return {}
     if not isinstance(raw, Mapping) or not all(
@@ -89,7 +87,7 @@ def _renames(key: dg.AssetKey, metadata: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _drops(key: dg.AssetKey, metadata: Mapping[str, Any]) -> list[str]:
-    raw = _unwrap(metadata.get(DROPS_KEY))
+    raw = unwrap(metadata.get(DROPS_KEY))
     if raw is None:
         return []
     if not isinstance(raw, (list, tuple)) or not all(isinstance(c, str) and c for c in raw):

@@ -36,8 +36,9 @@ from faucet_core.notify import (
     classified_columns,
     findings_from_metadata,
 )
-from faucet_dagster.check_error import ERROR_STATUS
+from faucet_dagster import metadata as md
 from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
+from faucet_dagster.event_log import evaluation_of, executions_after, is_planned
 from faucet_dagster.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
 
 __all__ = [
@@ -68,10 +69,6 @@ class _Check:
     """A freshness check (``build_freshness_checks``): its ``on_overdue`` is ``on_drift``."""
 
 
-def _raw(value: Any) -> Any:
-    return getattr(value, "value", value)
-
-
 def _notifying_checks(asset_graph: Any) -> dict[dg.AssetCheckKey, _Check]:
     """The faucet profile checks (their spec carries ``faucet/config``) that notify."""
     found: dict[dg.AssetCheckKey, _Check] = {}
@@ -82,38 +79,18 @@ def _notifying_checks(asset_graph: Any) -> dict[dg.AssetCheckKey, _Check]:
             if fresh.on_overdue in _NOTIFYING:
                 found[key] = _Check(fresh.on_overdue, None, freshness=True)
             continue
-        if "faucet/config" not in metadata:
+        if md.CONFIG not in metadata:
             continue
         try:
-            cfg = load_profiling_config(_raw(metadata["faucet/config"]))
+            cfg = load_profiling_config(md.unwrap(metadata[md.CONFIG]))
             check = _Check(cfg.on_drift, cfg.policy)
         except FaucetError:
             try:
-                check = _Check(OnDrift(_raw(metadata.get("faucet/on_drift"))), None)
+                check = _Check(OnDrift(md.unwrap(metadata.get(md.ON_DRIFT))), None)
             except ValueError:
                 continue
         if check.on_drift in _NOTIFYING:
             found[key] = check
-    return found
-
-
-def _planned(record: Any) -> bool:
-    """The check is planned in a run but has no result yet."""
-    return bool(record.status.value == "PLANNED")
-
-
-def _records_after(storage: Any, key: dg.AssetCheckKey, after: int) -> list[Any]:
-    """Every execution record of ``key`` with an id above ``after``, oldest first."""
-    found: list[Any] = []
-    cursor: int | None = None
-    while True:
-        page = storage.get_asset_check_execution_history(key, limit=_PAGE, cursor=cursor)
-        newer = [r for r in page if r.id > after]
-        found.extend(newer)
-        if len(page) < _PAGE or len(newer) < len(page):
-            break
-        cursor = page[-1].id
-    found.sort(key=lambda r: r.id)
     return found
 
 
@@ -127,15 +104,15 @@ class _Reader:
 
     def evaluations(self, key: dg.AssetCheckKey, check: _Check, after: int) -> list[Evaluation]:
         storage = self.instance.event_log_storage
-        records = _records_after(storage, key, after)
-        planned = {r.run_id for r in records if _planned(r)}
+        records = executions_after(storage, key, after, page_size=_PAGE)
+        planned = {r.run_id for r in records if is_planned(r)}
         runs: dict[str, dg.DagsterRun] = {}
         if planned:
             found = self.instance.get_runs(filters=dg.RunsFilter(run_ids=sorted(planned)))
             runs = {run.run_id: run for run in found}
         out = []
         for record in records:
-            if _planned(record):
+            if is_planned(record):
                 run = runs.get(record.run_id)
                 if run is not None and not run.is_finished:
                     out.append(self._in_progress(key, record))
@@ -148,7 +125,7 @@ class _Reader:
                     out.append(Evaluation(record.id, EvaluationState.SKIP))
                     continue
                 record = again[0]
-                if _planned(record):
+                if is_planned(record):
                     # The run ended without evaluating the check (it failed or was skipped).
                     out.append(Evaluation(record.id, EvaluationState.SKIP))
                     continue
@@ -169,28 +146,26 @@ class _Reader:
 
     def _evaluation(self, key: dg.AssetCheckKey, check: _Check, record: Any) -> Evaluation:
         skip = Evaluation(record.id, EvaluationState.SKIP)
-        event = record.event
-        dagster_event = event.dagster_event if event is not None else None
-        if event is None or dagster_event is None:
-            return skip
-        data = dagster_event.asset_check_evaluation_data
+        data = evaluation_of(record)
         if data is None:
             return skip
-        metadata = data.metadata
+        result = md.CheckResultMetadata.from_metadata(data.metadata)
         if check.freshness:
-            return self._freshness(key, check, record, data)
-        schema_change = _raw(metadata.get("faucet/schema_change")) or None
+            return self._freshness(key, check, record, data, result)
+        schema_change = result.schema_change or None
         if data.passed and schema_change is None:
             return skip
         try:
-            on_drift = OnDrift(_raw(metadata.get("faucet/on_drift")) or check.on_drift.value)
+            on_drift = OnDrift(result.on_drift or check.on_drift.value)
         except ValueError:
             return skip
         if on_drift not in _NOTIFYING:
             return skip
-        if _raw(metadata.get("faucet/status")) == ERROR_STATUS:
-            return self._check_error(key, on_drift, record, data) if self.check_errors else skip
-        items = _raw(metadata.get("faucet/findings")) if not data.passed else None
+        if result.is_error:
+            if not self.check_errors:
+                return skip
+            return self._check_error(key, on_drift, record, data, result)
+        items = result.findings if not data.passed else None
         if not items:
             if schema_change is None:
                 return skip
@@ -198,8 +173,8 @@ class _Reader:
         named = {str(i.get("column")) for i in items if isinstance(i, Mapping)}
         hidden = set(classified_columns(check.policy, named))
         # A check that records the columns its policy classified (detectors included)
-        # under "faucet/classified" widens this beyond the policy's name rules.
-        hidden |= {str(c) for c in _raw(metadata.get("faucet/classified")) or ()}
+        # under faucet/classified widens this beyond the policy's name rules.
+        hidden |= {str(c) for c in result.classified or ()}
         try:
             findings = findings_from_metadata(items, classified=hidden)
         except FaucetError as exc:
@@ -219,20 +194,30 @@ class _Reader:
         )
 
     def _freshness(
-        self, key: dg.AssetCheckKey, check: _Check, record: Any, data: Any
+        self,
+        key: dg.AssetCheckKey,
+        check: _Check,
+        record: Any,
+        data: Any,
+        result: md.CheckResultMetadata,
     ) -> Evaluation:
         """Only the evaluations that open or close an overdue episode are notified."""
-        episode = _raw(data.metadata.get("faucet/episode"))
+        episode = result.episode
         if episode not in (EPISODE_OVERDUE, EPISODE_RECOVERED):
             return Evaluation(record.id, EvaluationState.SKIP)
         text = str(data.description or episode)
         return self._ready(key, check.on_drift, record, data, freshness=text, episode=str(episode))
 
     def _check_error(
-        self, key: dg.AssetCheckKey, on_drift: OnDrift, record: Any, data: Any
+        self,
+        key: dg.AssetCheckKey,
+        on_drift: OnDrift,
+        record: Any,
+        data: Any,
+        result: md.CheckResultMetadata,
     ) -> Evaluation:
         """A check that could not do its work: its error, already redacted by the check."""
-        text = _raw(data.metadata.get("faucet/error"))
+        text = result.error
         error = str(text).strip() if text else "no reason was recorded"
         return self._ready(key, on_drift, record, data, error=error)
 

@@ -22,10 +22,11 @@ from typing import Any
 
 from faucet_core.catalog import SchemaField
 from faucet_dagster.lineage.mapping import schema_of
+from faucet_dagster.metadata import COLUMN_SCHEMA
 
 __all__ = ["TYPE_SCHEMA_KEYS", "pandas_columns_of", "type_schema_of", "typed_like_profile"]
 
-TYPE_SCHEMA_KEYS = ("dagster/column_schema", "schema")
+TYPE_SCHEMA_KEYS = (COLUMN_SCHEMA, "schema")
 """Dagster type metadata keys holding a ``TableSchema``, first match wins."""
 
 _JSON_NAMES = {"integer", "number", "string", "boolean", "object", "array", "null"}

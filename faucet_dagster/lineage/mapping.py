@@ -22,6 +22,8 @@ import dagster as dg
 
 from faucet_core.catalog import Contract, DatasetRef, FieldRef, JobRef, SchemaField, split_uri
 from faucet_core.errors import CatalogError, ConfigError
+from faucet_dagster import metadata as md
+from faucet_dagster.metadata import unwrap
 
 __all__ = [
     "CONTRACT_KEY",
@@ -37,23 +39,15 @@ __all__ = [
     "unwrap",
 ]
 
-DATASET_KEY = "faucet/dataset"
+DATASET_KEY = md.DATASET
 URI_KEY = "dagster/uri"
-CONTRACT_KEY = "faucet/contract"
+CONTRACT_KEY = md.CONTRACT
 OWNER_KEY = "owner"
 """Definition metadata naming an asset's owner (``metadata={"owner": "data-eng"}``, as
 Dagster's own examples write it): a string or a list of strings."""
 DAGSTER_NAMESPACE = "dagster"
 _TABLE_KEYS = ("dagster/table_name", "dagster/relation_identifier")
 _KIND_KEY = "dagster/storage_kind"
-
-
-def unwrap(value: Any) -> Any:
-    """A metadata value as plain Python (event metadata comes wrapped, definition metadata
-    raw)."""
-    if isinstance(value, dg.MetadataValue):
-        return value.value
-    return value
 
 
 def asset_job(key: dg.AssetKey) -> JobRef:

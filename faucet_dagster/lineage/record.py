@@ -27,6 +27,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
+from faucet_dagster import metadata as md
 from faucet_dagster.dbt.catalog import with_exposures
 from faucet_dagster.lineage.mapping import (
     asset_dataset,
@@ -47,8 +48,8 @@ __all__ = [
     "sync_definitions",
 ]
 
-_SCHEMA = "dagster/column_schema"
-_LINEAGE = "dagster/column_lineage"
+_SCHEMA = md.COLUMN_SCHEMA
+_LINEAGE = md.DAGSTER_COLUMN_LINEAGE
 
 
 def dataset_of_key(graph: Any, key: dg.AssetKey) -> DatasetRef:
