@@ -9,6 +9,7 @@ from faucet_dagster.freshness import (
     build_freshness_sensor,
 )
 from faucet_dagster.in_step import profiled_asset
+from faucet_dagster.lineage.sensor import build_lineage_sensor
 from faucet_dagster.lineage.sql import sql_lineage_metadata
 from faucet_dagster.loading import ProfileLoadContext
 from faucet_dagster.resources import FaucetResource
@@ -32,6 +33,7 @@ __all__ = [
     "build_drift_notification_sensor",
     "build_freshness_checks",
     "build_freshness_sensor",
+    "build_lineage_sensor",
     "build_profile_checks",
     "profiled_asset",
     "sql_lineage_metadata",

@@ -19,9 +19,6 @@ class AssetTarget:
 
     key: dg.AssetKey
     io_manager_key: str
-    partitions_def: dg.PartitionsDefinition | None
-    known: bool
-    """True when the asset's definition was given (not only its key)."""
     dbt: bool = False
     """True for a dbt model or seed of ``@dbt_assets`` (its definition carries the manifest)."""
 
@@ -65,8 +62,6 @@ def _targets_of(item: Any, io_manager_key: str) -> list[AssetTarget]:
             AssetTarget(
                 key=key,
                 io_manager_key=item.get_io_manager_key_for_asset_key(key),
-                partitions_def=item.specs_by_key[key].partitions_def,
-                known=True,
                 dbt=dbt_node(item.specs_by_key[key].metadata) is not None,
             )
             for key in item.keys
@@ -77,15 +72,15 @@ def _targets_of(item: Any, io_manager_key: str) -> list[AssetTarget]:
             "run after a materialization; pass materializable assets"
         )
     if isinstance(item, dg.AssetSpec):
-        return [AssetTarget(item.key, io_manager_key, item.partitions_def, known=True)]
+        return [AssetTarget(item.key, io_manager_key)]
     if isinstance(item, dg.AssetKey):
-        return [AssetTarget(item, io_manager_key, None, known=False)]
+        return [AssetTarget(item, io_manager_key)]
     if isinstance(item, str):
         if not item.strip():
             raise _invalid("an empty string is not an asset key")
-        return [AssetTarget(dg.AssetKey.from_user_string(item), io_manager_key, None, known=False)]
+        return [AssetTarget(dg.AssetKey.from_user_string(item), io_manager_key)]
     if isinstance(item, Sequence) and item and all(isinstance(p, str) for p in item):
-        return [AssetTarget(dg.AssetKey(list(item)), io_manager_key, None, known=False)]
+        return [AssetTarget(dg.AssetKey(list(item)), io_manager_key)]
     raise _invalid(
         f"{item!r} ({type(item).__name__}) is not an asset: pass an AssetKey, a key string "
         "such as 'sales/orders', a list of key parts, an AssetSpec or an asset definition"

@@ -17,10 +17,10 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.config import OnDrift, ProfilingConfig
 from faucet_core.redact import redact
 from faucet_core.store.metrics import count_check_error
-from faucet_dagster import metadata as md
 from faucet_dagster.metadata import ERROR_STATUS
 
 __all__ = ["ERROR_STATUS", "count_error", "error_result"]

@@ -11,9 +11,9 @@ from typing import Any
 import dagster as dg
 from dagster import AssetCheckExecutionContext
 
+import faucet_dagster.metadata as md
 from faucet_core.config import OnDrift, ProfilingConfig, load_profiling_config
 from faucet_core.errors import ConfigError
-from faucet_dagster import metadata as md
 from faucet_dagster.assets import AssetTarget, overrides_by_key, resolve_targets
 from faucet_dagster.dbt.warehouse import Warehouse, check_warehouse, relation_loader
 from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate

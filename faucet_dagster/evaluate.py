@@ -12,13 +12,13 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.config import OnDrift
 from faucet_core.drift.schema import describe_schema_changes, schema_changes
 from faucet_core.errors import FaucetError
 from faucet_core.redact import redact
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
-from faucet_dagster import metadata as md
 from faucet_dagster.assets import AssetTarget, baseline_key_of
 from faucet_dagster.check_error import count_error, error_result
 from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
@@ -264,7 +264,7 @@ def _evaluate(context: dg.AssetCheckExecutionContext, opts: CheckOptions) -> dg.
         outcomes.append((mat.partition, _record(context, opts, store, mat, prof, per_partition)))
         last_profile = prof
     assert last_profile is not None
-    return _result(store, opts, outcomes, last_profile, per_partition)
+    return _result(store, opts, outcomes, last_profile)
 
 
 def _evaluate_profiled(
@@ -277,7 +277,7 @@ def _evaluate_profiled(
     # The step's own materialization: the newest of the run (a retried step wrote earlier).
     mat = max(_materializations(context, opts.target.key), key=lambda m: m.timestamp)
     outcomes = [(mat.partition, _record(context, opts, store, mat, profiled, per_partition))]
-    return _result(store, opts, outcomes, profiled, per_partition)
+    return _result(store, opts, outcomes, profiled)
 
 
 def _per_partition_of(context: StepContext, opts: CheckOptions) -> bool:
@@ -334,7 +334,6 @@ def _result(
     opts: CheckOptions,
     outcomes: Sequence[tuple[str | None, ProfilingOutcome]],
     prof: Any,
-    per_partition: bool,
 ) -> dg.AssetCheckResult:
     cfg = opts.config
     main = _worst(outcomes)

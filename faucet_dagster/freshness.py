@@ -25,6 +25,7 @@ from typing import Any
 import dagster as dg
 from dagster import AssetCheckExecutionContext
 
+import faucet_dagster.metadata as md
 from faucet_core.config import OnDrift
 from faucet_core.errors import ConfigError
 from faucet_core.freshness import (
@@ -37,7 +38,6 @@ from faucet_core.freshness import (
 )
 from faucet_core.redact import redact
 from faucet_core.store.metrics import set_freshness
-from faucet_dagster import metadata as md
 from faucet_dagster.assets import overrides_by_key, resolve_targets
 from faucet_dagster.checks import check_identifier
 from faucet_dagster.event_log import check_history, evaluation_of, is_planned

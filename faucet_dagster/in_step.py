@@ -124,8 +124,6 @@ def _decorate(
     target = AssetTarget(
         key=key,
         io_manager_key=asset_kwargs.get("io_manager_key") or "io_manager",
-        partitions_def=asset_kwargs.get("partitions_def"),
-        known=True,
     )
     opts = CheckOptions(
         target=target, config=cfg, resource_key=resource_key, partitions=mode, loader=None

@@ -13,10 +13,10 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ConfigError, FaucetError
 from faucet_core.store import default_store_url
-from faucet_dagster import metadata as md
 
 __all__ = ["CodeLocation", "ProfiledAsset", "load_code_location"]
 

@@ -26,6 +26,7 @@ from typing import Any
 import dagster as dg
 from dagster._check import CheckError  # Dagster 1.10 raises it for a bad selection
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Catalog, ColumnInput, ColumnLineage, Edge, SchemaField
 from faucet_core.errors import CatalogError, ConfigError, ImpactError
 from faucet_core.impact import (
@@ -42,7 +43,6 @@ from faucet_core.impact import (
     plan_impact,
     unknown,
 )
-from faucet_dagster import metadata as md
 from faucet_dagster.dbt.manifest import dbt_node
 from faucet_dagster.dbt.plan import typed_like_observed
 from faucet_dagster.lineage.mapping import (

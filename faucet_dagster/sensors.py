@@ -21,6 +21,7 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.config import OnDrift, PolicyConfig, load_profiling_config
 from faucet_core.errors import FaucetError
 from faucet_core.notify import (
@@ -31,12 +32,13 @@ from faucet_core.notify import (
     EvaluationState,
     Ledger,
     RetryPolicy,
-    Severity,
     TextFn,
     classified_columns,
     findings_from_metadata,
 )
-from faucet_dagster import metadata as md
+from faucet_core.notify import (
+    Severity as NotifiedSeverity,
+)
 from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
 from faucet_dagster.event_log import evaluation_of, executions_after, is_planned
 from faucet_dagster.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
@@ -245,7 +247,7 @@ class _Reader:
             run_id=record.run_id,
             evaluated_at=dt.datetime.fromtimestamp(record.event.timestamp, dt.timezone.utc),
             on_drift=on_drift,
-            severity=Severity(data.severity.value),
+            severity=NotifiedSeverity(data.severity.value),
             # AssetCheckEvaluation.partition exists from Dagster 1.12 on; 1.10 and 1.11 have
             # no partitioned checks, so their evaluations have no partition.
             partition=getattr(data, "partition", None),

@@ -258,7 +258,3 @@ def markdown_summary(
 def _cell_long(finding: DriftFinding) -> str:
     # The line already starts with the finding's key: do not repeat it from the message.
     return finding.headline.removeprefix(f"{finding.key}: ").replace("|", "\\|")
-
-
-def findings_json(findings: Sequence[DriftFinding]) -> list[dict[str, Any]]:
-    return [f.to_dict() for f in findings]

@@ -20,9 +20,9 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Contract, DatasetRef, FieldRef, JobRef, SchemaField, split_uri
 from faucet_core.errors import CatalogError, ConfigError
-from faucet_dagster import metadata as md
 from faucet_dagster.metadata import unwrap
 
 __all__ = [

@@ -15,6 +15,7 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import (
     Catalog,
     CatalogConfig,
@@ -27,7 +28,6 @@ from faucet_core.catalog import (
 )
 from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
-from faucet_dagster import metadata as md
 from faucet_dagster.dbt.catalog import with_exposures
 from faucet_dagster.lineage.mapping import (
     asset_dataset,

@@ -16,10 +16,10 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Catalog, CatalogConfig, Observation, RunRecord, SchemaField
 from faucet_core.errors import FaucetError
 from faucet_core.lineage import default_client
-from faucet_dagster import metadata as md
 from faucet_dagster.event_log import evaluation_of, executions_after
 from faucet_dagster.lineage.openlineage import check_events, materialization_events
 from faucet_dagster.lineage.record import (
@@ -30,7 +30,7 @@ from faucet_dagster.lineage.record import (
     record_in_catalog,
 )
 
-__all__ = ["DEFAULT_SENSOR_NAME", "build_lineage_sensor", "build_openlineage_sensor"]
+__all__ = ["DEFAULT_SENSOR_NAME", "build_lineage_sensor"]
 
 DEFAULT_SENSOR_NAME = "faucet_lineage"
 _HISTORY_PAGES = 20
@@ -336,11 +336,3 @@ def build_lineage_sensor(
         )
 
     return _lineage_sensor
-
-
-def build_openlineage_sensor(
-    *, name: str = "faucet_openlineage", openlineage: Any = True, **kwargs: Any
-) -> dg.SensorDefinition:
-    """:func:`build_lineage_sensor` with OpenLineage emission on (the configured client, or
-    the one given)."""
-    return build_lineage_sensor(name=name, openlineage=openlineage, **kwargs)

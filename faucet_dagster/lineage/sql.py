@@ -30,10 +30,10 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Catalog, DatasetRef, FieldRef, split_uri
 from faucet_core.errors import ConfigError, FaucetError
 from faucet_core.lineage.sql import SourceColumn, SqlLineage, sql_lineage
-from faucet_dagster import metadata as md
 from faucet_dagster.lineage.mapping import asset_dataset
 from faucet_dagster.metadata import unwrap
 

@@ -13,7 +13,7 @@ from dagster import AssetExecutionContext
 from dagster_dbt import DbtCliResource, DbtProject, dbt_assets
 
 from faucet_dagster import FaucetResource, build_profile_checks
-from faucet_dagster.lineage import build_lineage_sensor
+from faucet_dagster import build_lineage_sensor
 
 __all__ = ["build_defs", "prepare", "warehouse_url"]
 
