@@ -43,7 +43,7 @@ def _render(change: ChangeImpact, fmt: str, location: str) -> str:
 
 def _cmd_plan(args: argparse.Namespace) -> int:
     from faucet_dagster.cli.catalog import open_catalog
-    from faucet_dagster.plan import plan_change_impact
+    from faucet_dagster.plan.impact import plan_change_impact
 
     if not args.impact:
         raise ConfigError("faucet plan needs --impact (the only plan so far)")

@@ -23,6 +23,7 @@ import dagster as dg
 import faucet_dagster.metadata as md
 from faucet_core.catalog import Contract, DatasetRef, FieldRef, JobRef, SchemaField, split_uri
 from faucet_core.errors import CatalogError, ConfigError
+from faucet_dagster.dbt.manifest import dbt_node
 from faucet_dagster.metadata import unwrap
 
 __all__ = [
@@ -131,8 +132,6 @@ def contract_of(key: dg.AssetKey, metadata: Mapping[str, Any] | None) -> Contrac
     contract (``contract: {enforced: true}``) with the columns it declares."""
     raw = unwrap((metadata or {}).get(CONTRACT_KEY))
     if raw is None:
-        from faucet_dagster.dbt.manifest import dbt_node
-
         node = dbt_node(metadata)
         return node.contract() if node is not None else None
     rule = (

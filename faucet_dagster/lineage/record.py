@@ -28,7 +28,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
-from faucet_dagster.dbt.catalog import with_exposures
+from faucet_dagster.lineage.exposures import with_exposures
 from faucet_dagster.lineage.mapping import (
     asset_dataset,
     asset_job,

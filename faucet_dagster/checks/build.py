@@ -14,10 +14,10 @@ from dagster import AssetCheckExecutionContext
 import faucet_dagster.metadata as md
 from faucet_core.config import OnDrift, ProfilingConfig, load_profiling_config
 from faucet_core.errors import ConfigError
-from faucet_dagster.assets import AssetTarget, overrides_by_key, resolve_targets
+from faucet_dagster.checks.evaluate import CheckOptions, PartitionBaseline, evaluate
+from faucet_dagster.checks.loading import Loader
+from faucet_dagster.checks.targets import AssetTarget, overrides_by_key, resolve_targets
 from faucet_dagster.dbt.warehouse import Warehouse, check_warehouse, relation_loader
-from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate
-from faucet_dagster.loading import Loader
 
 __all__ = [
     "DEFAULT_CHECK_NAME",

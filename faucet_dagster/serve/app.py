@@ -11,17 +11,17 @@ route                                      role                audited as
 ``GET  /v1/audit``                         admin               -
 ``GET  /metrics``                          viewer              -
 ``GET  /healthz``                          none                -
-``/ui/...`` (the web console)              viewer and up       see :mod:`faucet_dagster.console`
+``/ui/...`` (the web console)              viewer and up       see ``serve.console``
 =========================================  ==================  ==============================
 
 401 without a valid bearer token, 403 below the role (audited as ``denied`` on audited
-routes, repeats bounded: see :mod:`faucet_dagster.server.refusals`). Bodies are JSON
+routes, repeats bounded: see :mod:`faucet_dagster.serve.api.refusals`). Bodies are JSON
 objects, checked for depth and number size before they are parsed
 (:mod:`faucet_core.json_limits`), then validated by pydantic models with
 ``extra="forbid"`` and the store's column sizes: a malformed body or a wrong field is a
 400 naming the field; past :data:`MAX_BODY_BYTES` a 413. A change and its audit entry
 commit in one transaction. Unknown routes and methods are JSON 404 / 405; any 5xx is
-audited as ``error`` (see :mod:`faucet_dagster.server.guard`).
+audited as ``error`` (see :mod:`faucet_dagster.serve.api.guard`).
 """
 
 from __future__ import annotations
@@ -60,10 +60,10 @@ from faucet_core.store import ProfileStore
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server.actions import annotate_audited, plan_change, plan_json
-from faucet_dagster.server.auth import Principal, Role, TokenTable
-from faucet_dagster.server.fields import field_error
-from faucet_dagster.server.guard import (
+from faucet_dagster.serve.api.actions import annotate_audited, plan_change, plan_json
+from faucet_dagster.serve.api.auth import Principal, Role, TokenTable
+from faucet_dagster.serve.api.fields import field_error
+from faucet_dagster.serve.api.guard import (
     BadRequest,
     Endpoint,
     Guard,
@@ -71,10 +71,10 @@ from faucet_dagster.server.guard import (
     error,
     http_error_handlers,
 )
-from faucet_dagster.server.headers import ResponseHeaders
-from faucet_dagster.server.lineage_app import ingest_endpoint
-from faucet_dagster.server.public import public_message
-from faucet_dagster.server.refs import AssetRefs
+from faucet_dagster.serve.api.headers import ResponseHeaders
+from faucet_dagster.serve.api.lineage_app import ingest_endpoint
+from faucet_dagster.serve.api.public import public_message
+from faucet_dagster.serve.api.refs import AssetRefs
 
 __all__ = [
     "ENV_SERVE",
@@ -278,8 +278,8 @@ def create_app(
     FaucetResource store, else ``FAUCET_STORE_URL``, else the default SQLite file), and
     the web console at ``/ui/`` (its asset links point at ``dagster_url``, else
     ``$FAUCET_DAGSTER_URL``; none when neither is set)."""
-    from faucet_dagster import console
-    from faucet_dagster.console.render import SECURITY_HEADERS
+    from faucet_dagster.serve import console
+    from faucet_dagster.serve.console.render import SECURITY_HEADERS
 
     store = ProfileStore(store_url or location.store_url())
     engine = store.engine
@@ -488,7 +488,7 @@ def app_from_env() -> Starlette:
     """The app described by ``$FAUCET_SERVE_LOCATION`` (JSON: module, file,
     working_directory, source, store, tokens, dagster_url)."""
     from faucet_dagster.location import load_code_location
-    from faucet_dagster.server.auth import load_tokens
+    from faucet_dagster.serve.api.auth import load_tokens
 
     spec = json.loads(os.environ[ENV_SERVE])
     location = load_code_location(

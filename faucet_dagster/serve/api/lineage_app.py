@@ -6,7 +6,7 @@ token (401 without a valid one, 403 for a viewer) and each request is audited as
 ``lineage.ingest``, as in ``faucet serve``. Without tokens the receiver answers any local
 program, so it may only listen on a loopback address (:func:`check_bind`), and it refuses
 what a web page could send it (a foreign ``Host`` or ``Origin``, a body not declared as
-JSON: :mod:`faucet_dagster.server.browser_rules`).
+JSON: :mod:`faucet_dagster.serve.api.browser_rules`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from starlette.routing import Route
 from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
 from faucet_core.lineage.receiver import LINEAGE_PATH, lineage_routes
-from faucet_dagster.server.auth import ENV_TOKENS, Principal, Role, TokenTable
-from faucet_dagster.server.browser_rules import BrowserRules, rules_for
-from faucet_dagster.server.guard import Endpoint, Guard, http_error_handlers, outcome_of
-from faucet_dagster.server.headers import ResponseHeaders
+from faucet_dagster.serve.api.auth import ENV_TOKENS, Principal, Role, TokenTable
+from faucet_dagster.serve.api.browser_rules import BrowserRules, rules_for
+from faucet_dagster.serve.api.guard import Endpoint, Guard, http_error_handlers, outcome_of
+from faucet_dagster.serve.api.headers import ResponseHeaders
 
 __all__ = ["check_bind", "create_lineage_app", "ingest_endpoint", "is_loopback"]
 

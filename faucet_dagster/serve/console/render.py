@@ -34,7 +34,7 @@ SECURITY_HEADERS = {
 }
 
 _ENV = Environment(
-    loader=PackageLoader("faucet_dagster.console", "templates"),
+    loader=PackageLoader("faucet_dagster.serve.console", "templates"),
     autoescape=select_autoescape(default=True, default_for_string=True),
     undefined=StrictUndefined,
     trim_blocks=True,

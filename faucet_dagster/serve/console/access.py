@@ -29,9 +29,13 @@ from faucet_core.catalog import Catalog
 from faucet_core.errors import StoreError
 from faucet_core.store.audit import Outcome
 from faucet_core.store.revoked import is_revoked, revoke_session
-from faucet_dagster.console.forms import Form, FormError, read_form
-from faucet_dagster.console.render import error_page, page, redirect
-from faucet_dagster.console.session import (
+from faucet_dagster.location import CodeLocation
+from faucet_dagster.serve.api.auth import Principal, Role
+from faucet_dagster.serve.api.guard import Guard, target_of
+from faucet_dagster.serve.api.public import public_message
+from faucet_dagster.serve.console.forms import Form, FormError, read_form
+from faucet_dagster.serve.console.render import error_page, page, redirect
+from faucet_dagster.serve.console.session import (
     COOKIE,
     SIGNIN_COOKIE,
     SIGNIN_SECONDS,
@@ -40,11 +44,7 @@ from faucet_dagster.console.session import (
     safe_next,
     same_origin,
 )
-from faucet_dagster.console.throttle import SigninThrottle
-from faucet_dagster.location import CodeLocation
-from faucet_dagster.server.auth import Principal, Role
-from faucet_dagster.server.guard import Guard, target_of
-from faucet_dagster.server.public import public_message
+from faucet_dagster.serve.console.throttle import SigninThrottle
 
 __all__ = [
     "ConsoleContext",

@@ -8,17 +8,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Router
 
-from faucet_dagster.console.assets import ENV_DAGSTER_URL, dagster_url
-from faucet_dagster.console.pages import ConsoleContext, console_routes
-from faucet_dagster.console.render import SecurityHeaders, error_page
-from faucet_dagster.console.session import (
+from faucet_dagster.serve.console.assets import ENV_DAGSTER_URL, dagster_url
+from faucet_dagster.serve.console.pages import ConsoleContext, console_routes
+from faucet_dagster.serve.console.render import SecurityHeaders, error_page
+from faucet_dagster.serve.console.session import (
     COOKIE,
     ENV_SESSION_SECRET,
     SESSION_SECONDS,
     Sessions,
     session_secret,
 )
-from faucet_dagster.console.sparkline import svg_sparkline
+from faucet_dagster.serve.console.sparkline import svg_sparkline
 
 __all__ = [
     "COOKIE",

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from faucet_core.errors import ConfigError
-from faucet_dagster.server.auth import Principal, Role, TokenTable
+from faucet_dagster.serve.api.auth import Principal, Role, TokenTable
 
 __all__ = [
     "COOKIE",

@@ -8,7 +8,7 @@ from typing import Any
 
 import dagster as dg
 
-from faucet_dagster.io_context import input_context_for, load_source
+from faucet_dagster.checks.io_context import input_context_for, load_source
 from faucet_dagster.metadata import unwrap
 
 __all__ = ["Loader", "ProfileLoadContext", "load_with_io_manager"]

@@ -18,12 +18,18 @@ from starlette.responses import Response
 from faucet_core.errors import FaucetError, StoreError
 from faucet_core.impact import DEFAULT_DEPTH, render_markdown
 from faucet_core.store.audit import Outcome
-from faucet_dagster.console.access import ConsoleContext, Endpoint, PageError, PageHandler, Visit
-from faucet_dagster.console.assets import AssetIndex
-from faucet_dagster.console.render import page
-from faucet_dagster.server.actions import plan_change, plan_json
-from faucet_dagster.server.auth import Role
-from faucet_dagster.server.public import public_message
+from faucet_dagster.serve.api.actions import plan_change, plan_json
+from faucet_dagster.serve.api.auth import Role
+from faucet_dagster.serve.api.public import public_message
+from faucet_dagster.serve.console.access import (
+    ConsoleContext,
+    Endpoint,
+    PageError,
+    PageHandler,
+    Visit,
+)
+from faucet_dagster.serve.console.assets import AssetIndex
+from faucet_dagster.serve.console.render import page
 
 __all__ = ["SAMPLE_SUFFIXES", "impact_page"]
 

@@ -1,5 +1,5 @@
 """What the console's datasets list and lineage show, built from the catalog's own
-objects (pure: no I/O). A dataset's profile history is :mod:`~faucet_dagster.console.
+objects (pure: no I/O). A dataset's profile history is :mod:`~faucet_dagster.serve.console.
 dataset_view`'s."""
 
 from __future__ import annotations

@@ -19,17 +19,17 @@ from faucet_core.drift.schema import describe_schema_changes, schema_changes
 from faucet_core.errors import FaucetError
 from faucet_core.redact import redact
 from faucet_core.store import ENV_VAR, ProfileStore, ProfilingOutcome, RunStatus
-from faucet_dagster.assets import AssetTarget, baseline_key_of
-from faucet_dagster.check_error import count_error, error_result
-from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
-from faucet_dagster.loading import Loader, ProfileLoadContext, load_with_io_manager
-from faucet_dagster.summary import (
+from faucet_dagster.checks.check_error import count_error, error_result
+from faucet_dagster.checks.loading import Loader, ProfileLoadContext, load_with_io_manager
+from faucet_dagster.checks.summary import (
     MAX_NUMERIC_ENTRIES,
     check_description,
     column_numbers,
     markdown_summary,
     numbers_left_out,
 )
+from faucet_dagster.checks.targets import AssetTarget, baseline_key_of
+from faucet_dagster.lineage.record import CatalogWrite as _CatalogWrite
 
 __all__ = [
     "CheckOptions",

@@ -4,7 +4,7 @@ API answers (``/v1``, ``/api/v1/lineage``, ``/metrics``, ``/healthz``, the route
 404 / 405) get ``X-Content-Type-Options: nosniff`` (a browser never reads JSON as a page
 or a script) and ``Cache-Control: no-store`` (catalog and audit data stay out of shared
 and browser caches). Answers under ``/ui`` (the ``/ui`` -> ``/ui/`` redirect of the router
-included) get the console's :data:`~faucet_dagster.console.render.SECURITY_HEADERS`.
+included) get the console's :data:`~faucet_dagster.serve.console.render.SECURITY_HEADERS`.
 A header the route set itself is kept.
 """
 

@@ -38,8 +38,8 @@ from faucet_core.freshness import (
 )
 from faucet_core.redact import redact
 from faucet_core.store.metrics import set_freshness
-from faucet_dagster.assets import overrides_by_key, resolve_targets
-from faucet_dagster.checks import check_identifier
+from faucet_dagster.checks.build import check_identifier
+from faucet_dagster.checks.targets import overrides_by_key, resolve_targets
 from faucet_dagster.event_log import check_history, evaluation_of, is_planned
 
 __all__ = [

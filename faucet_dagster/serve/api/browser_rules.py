@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from starlette.responses import JSONResponse
 
-from faucet_dagster.server.guard import error
+from faucet_dagster.serve.api.guard import error
 
 __all__ = [
     "JSON_TYPES",

@@ -20,8 +20,7 @@ import dagster as dg
 
 from faucet_core import ProfilingConfig, TableProfile
 from faucet_core.config import OnDrift
-from faucet_dagster.assets import AssetTarget
-from faucet_dagster.checks import (
+from faucet_dagster.checks.build import (
     DEFAULT_CHECK_NAME,
     check_identifier,
     config_of,
@@ -29,7 +28,13 @@ from faucet_dagster.checks import (
     spec_description,
     spec_metadata,
 )
-from faucet_dagster.evaluate import CheckOptions, PartitionBaseline, evaluate_profiled, profile_of
+from faucet_dagster.checks.evaluate import (
+    CheckOptions,
+    PartitionBaseline,
+    evaluate_profiled,
+    profile_of,
+)
+from faucet_dagster.checks.targets import AssetTarget
 from faucet_dagster.resources import FaucetResource
 
 __all__ = ["profiled_asset"]

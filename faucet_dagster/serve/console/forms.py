@@ -1,5 +1,5 @@
 """Reading the console's form posts: URL-encoded fields, or one multipart file upload,
-under the API's body cap (:data:`faucet_dagster.server.app.MAX_BODY_BYTES`)."""
+under the API's body cap (:data:`faucet_dagster.serve.app.MAX_BODY_BYTES`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ log, and turning every failure into a JSON answer.
 :meth:`Guard.route` wraps a handler so that
 
 - a request without a valid token is 401, below the role 403 (audited as ``denied``,
-  repeats bounded by :class:`~faucet_dagster.server.refusals.RefusalLimiter`);
+  repeats bounded by :class:`~faucet_dagster.serve.api.refusals.RefusalLimiter`);
 - a :class:`BadRequest` raised by the handler becomes its 4xx answer (audited as
   ``rejected``);
 - a client that closes the connection mid-body is logged in one line and audited as
@@ -35,8 +35,8 @@ from starlette.responses import JSONResponse, Response
 from faucet_core.errors import StoreError
 from faucet_core.lineage.receiver import CLIENT_CLOSED
 from faucet_core.store.audit import Outcome, write_audit
-from faucet_dagster.server.auth import Principal, Role, TokenTable
-from faucet_dagster.server.refusals import RefusalGroup, RefusalLimiter, Repeats
+from faucet_dagster.serve.api.auth import Principal, Role, TokenTable
+from faucet_dagster.serve.api.refusals import RefusalGroup, RefusalLimiter, Repeats
 
 __all__ = [
     "ANONYMOUS",
@@ -208,7 +208,7 @@ class Guard:
         self, request: Request, action: str, status: int, who: Principal = ANONYMOUS
     ) -> None:
         """Audit a refused request (401/403) of ``who`` as ``denied``, repeats bounded (see
-        :mod:`faucet_dagster.server.refusals`)."""
+        :mod:`faucet_dagster.serve.api.refusals`)."""
         role = who.role.value if who is not ANONYMOUS else "-"
         client = request.client.host if request.client else "-"
         now = self.clock()

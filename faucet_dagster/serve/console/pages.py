@@ -13,7 +13,7 @@ route                                         role      writes
 ``GET /ui/audit[?before=]``                   admin     -
 ============================================  ========  ==================================
 
-Access (session, CSRF, Origin, role) is :mod:`faucet_dagster.console.access`.
+Access (session, CSRF, Origin, role) is :mod:`faucet_dagster.serve.console.access`.
 """
 
 from __future__ import annotations
@@ -38,18 +38,21 @@ from faucet_core.store.counters import read_counters
 from faucet_core.store.engine import DEFAULT_BUSY_TIMEOUT, database_error, reader
 from faucet_core.store.metrics import check_error_times
 from faucet_core.store.schema import audit_log, catalog_consumers, catalog_datasets
-from faucet_dagster.console.access import (
+from faucet_dagster.serve.api.actions import annotate_audited
+from faucet_dagster.serve.api.auth import Role
+from faucet_dagster.serve.api.public import public_message
+from faucet_dagster.serve.console.access import (
     ConsoleContext,
     PageError,
     Visit,
     page_guard,
     signin_routes,
 )
-from faucet_dagster.console.assets import AssetIndex
-from faucet_dagster.console.dataset_view import profile_view, profiles_needed
-from faucet_dagster.console.impact import impact_page
-from faucet_dagster.console.render import page, redirect
-from faucet_dagster.console.views import (
+from faucet_dagster.serve.console.assets import AssetIndex
+from faucet_dagster.serve.console.dataset_view import profile_view, profiles_needed
+from faucet_dagster.serve.console.impact import impact_page
+from faucet_dagster.serve.console.render import page, redirect
+from faucet_dagster.serve.console.views import (
     SORTS,
     STATUS_BY_SLUG,
     dataset_rows,
@@ -61,9 +64,6 @@ from faucet_dagster.console.views import (
     status_of,
     ts,
 )
-from faucet_dagster.server.actions import annotate_audited
-from faucet_dagster.server.auth import Role
-from faucet_dagster.server.public import public_message
 
 __all__ = ["AUDIT_PAGE", "DATASETS_PAGE", "ConsoleContext", "console_routes"]
 

@@ -54,7 +54,7 @@ from faucet_dagster.lineage.mapping import (
 )
 from faucet_dagster.lineage.record import dataset_of_key
 from faucet_dagster.metadata import unwrap
-from faucet_dagster.typeschema import type_schema_of, typed_like_profile
+from faucet_dagster.plan.typeschema import type_schema_of, typed_like_profile
 
 __all__ = [
     "DROPS_KEY",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from faucet_core.catalog import Catalog, Consumer, DatasetDetail
 from faucet_core.store.audit import Outcome, record_audit
-from faucet_dagster.server.auth import Principal
+from faucet_dagster.serve.api.auth import Principal
 
 if TYPE_CHECKING:
     from faucet_core.impact import ChangeImpact
@@ -79,7 +79,7 @@ def plan_change(
     depth: int,
 ) -> ChangeImpact:
     """``faucet plan --impact --select ... [--sample FILE]`` over the location's assets."""
-    from faucet_dagster.plan import plan_change_impact
+    from faucet_dagster.plan.impact import plan_change_impact
 
     return plan_change_impact(catalog, location.defs, list(selections), sample=sample, depth=depth)
 

@@ -1,6 +1,6 @@
 """What a dataset's page shows of its profile history (pure: no I/O).
 
-The page answers, top first: is it healthy (:class:`~faucet_dagster.console.views.Status`
+The page answers, top first: is it healthy (:class:`~faucet_dagster.serve.console.views.Status`
 and the newest run's findings), what fired before (the findings history over the stored
 runs), and why (per column, a chart of each judged statistic over time with the band the
 detector judged the newest run against, from :func:`faucet_core.drift.bands_view.
@@ -26,9 +26,9 @@ from faucet_core.drift.bands_view import SeriesBand, series_bands
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.drift.series import ROW_COUNT, SERIES, SeriesSpec
 from faucet_core.profile import ColumnProfile
-from faucet_dagster.console.charts import ChartPoint, svg_chart
-from faucet_dagster.console.views import TABLE_LABEL, Status, ts
-from faucet_dagster.summary import shown_distinct
+from faucet_dagster.checks.summary import shown_distinct
+from faucet_dagster.serve.console.charts import ChartPoint, svg_chart
+from faucet_dagster.serve.console.views import TABLE_LABEL, Status, ts
 
 __all__ = [
     "SHOWN_RUNS",

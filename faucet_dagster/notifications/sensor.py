@@ -39,9 +39,14 @@ from faucet_core.notify import (
 from faucet_core.notify import (
     Severity as NotifiedSeverity,
 )
-from faucet_dagster.destinations import Destination, JsonWebhook, SlackBot, SlackWebhook
+from faucet_dagster.checks.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
 from faucet_dagster.event_log import evaluation_of, executions_after, is_planned
-from faucet_dagster.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
+from faucet_dagster.notifications.destinations import (
+    Destination,
+    JsonWebhook,
+    SlackBot,
+    SlackWebhook,
+)
 
 __all__ = [
     "DEFAULT_SENSOR_NAME",
