@@ -59,12 +59,12 @@ def test_an_unexpected_exception_is_a_json_500_audited_without_its_message(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    import faucet_dagster.serve.app as app_module
+    import faucet_dagster.serve.api.routes as routes_module
 
     def broken(*_args: object) -> None:  # fault injection: no real input crashes the planner
         raise RuntimeError("internal detail: postgresql://user:hunter2@db/x")
 
-    monkeypatch.setattr(app_module, "_plan", broken)
+    monkeypatch.setattr(routes_module, "_plan", broken)
     _record(sqlite_url)
     app = create_app(location, TABLE, sqlite_url)
     with caplog.at_level(logging.ERROR, logger="faucet.serve"), serving(app) as url:
