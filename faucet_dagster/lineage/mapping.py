@@ -37,7 +37,6 @@ __all__ = [
     "contract_of",
     "owners_of",
     "schema_of",
-    "unwrap",
 ]
 
 DATASET_KEY = md.DATASET

@@ -48,9 +48,6 @@ __all__ = [
     "sync_definitions",
 ]
 
-_SCHEMA = md.COLUMN_SCHEMA
-_LINEAGE = md.DAGSTER_COLUMN_LINEAGE
-
 
 def dataset_of_key(graph: Any, key: dg.AssetKey) -> DatasetRef:
     """The dataset of ``key`` in ``graph`` (default mapping when the graph lacks it)."""
@@ -95,7 +92,9 @@ def asset_run_record(
 
     parents = sorted(k for k in node.parent_keys if k != key)
     inputs = tuple(Observation(dataset_of_key(graph, p)) for p in parents)
-    column_lineage = column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k))
+    column_lineage = column_lineage_of(
+        pick(md.DAGSTER_COLUMN_LINEAGE), lambda k: dataset_of_key(graph, k)
+    )
     dataset_lineage: tuple[Any, ...] = ()
     if FAUCET_LINEAGE_KEY in event:
         # the SQL the run executed (sql_lineage_metadata): typed, with the row-deciding
@@ -104,7 +103,7 @@ def asset_run_record(
         column_lineage, dataset_lineage = derived if derived is not None else (None, ())
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
-        schema=schema_of(pick(_SCHEMA)) if with_schema else None,
+        schema=schema_of(pick(md.COLUMN_SCHEMA)) if with_schema else None,
         owners=owners_of(key, node.owners, definition),  # the code's: none clears it
         column_lineage=column_lineage,
         dataset_lineage=dataset_lineage,

@@ -67,8 +67,6 @@ __all__ = [
 
 RENAMES_KEY = md.RENAMES
 DROPS_KEY = md.DROPS
-_SCHEMA = md.COLUMN_SCHEMA
-_LINEAGE = md.DAGSTER_COLUMN_LINEAGE
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
@@ -105,7 +103,9 @@ def asset_edges(graph: Any) -> list[Edge]:
     for key in sorted(graph.get_all_asset_keys()):
         node = graph.get(key)
         sink = asset_dataset(key, node.metadata, node.tags)
-        lineage = column_lineage_of(node.metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
+        lineage = column_lineage_of(
+            node.metadata.get(md.DAGSTER_COLUMN_LINEAGE), lambda k: dataset_of_key(graph, k)
+        )
         for parent in sorted(k for k in node.parent_keys if k != key):
             source = dataset_of_key(graph, parent)
             column_lineage = None
@@ -173,9 +173,11 @@ def plan_asset_impact(
     metadata = node.metadata
     dataset = asset_dataset(key, metadata, node.tags)
     planned: PlannedSchema
-    declared = schema_of(metadata.get(_SCHEMA))
+    declared = schema_of(metadata.get(md.COLUMN_SCHEMA))
     typed = type_schema_of(node) if declared is None else None
-    lineage = column_lineage_of(metadata.get(_LINEAGE), lambda k: dataset_of_key(graph, k))
+    lineage = column_lineage_of(
+        metadata.get(md.DAGSTER_COLUMN_LINEAGE), lambda k: dataset_of_key(graph, k)
+    )
     if sample is not None:
         planned = from_sample_file(sample)
     elif declared is not None:
@@ -184,7 +186,7 @@ def plan_asset_impact(
         planned = from_declared(declared)
     elif typed is not None:
         fields = typed_like_profile(typed, _observed_schema(catalog, dataset.uri))
-        note = f"planned from the table schema of the asset's Dagster type (no {_SCHEMA})"
+        note = f"planned from the table schema of the asset's Dagster type (no {md.COLUMN_SCHEMA})"
         planned = PlannedSchema(PlannedFrom.DECLARED, fields, (note,))
     elif lineage is not None:
         origins = {o: [(r.dataset.uri, r.field) for r in refs] for o, refs in lineage.items()}
@@ -192,7 +194,8 @@ def plan_asset_impact(
         planned = from_lineage(origins, _upstream_schemas(catalog, uris))
     else:
         planned = unknown(
-            f"asset {asset} declares no {_SCHEMA} and no {_LINEAGE}, and no sample was given"
+            f"asset {asset} declares no {md.COLUMN_SCHEMA} and no "
+            f"{md.DAGSTER_COLUMN_LINEAGE}, and no sample was given"
         )
     return plan_impact(
         catalog,
