@@ -43,9 +43,9 @@ from faucet_core import ProfilingConfig, profile
 from faucet_core.catalog import DatasetEntry, DatasetRef, LatestOutcome
 from faucet_core.catalog.model import DatasetProfileRun
 from faucet_core.drift import detect_drift
-from faucet_dagster.console.dataset_view import profile_view
-from faucet_dagster.console.render import page
-from faucet_dagster.console.views import (
+from faucet_dagster.serve.console.dataset_view import profile_view
+from faucet_dagster.serve.console.render import page
+from faucet_dagster.serve.console.views import (
     dataset_rows,
     sorted_rows,
     status_counts,
@@ -123,7 +123,7 @@ def render_dataset(history: list[DatasetProfileRun]) -> str:
         updated_at=START,
     )
     from faucet_core.catalog import DatasetDetail
-    from faucet_dagster.console.views import Status, ts
+    from faucet_dagster.serve.console.views import Status, ts
 
     detail = DatasetDetail(entry, (), (), (), (), (), tuple(history))
     html = page(
@@ -221,8 +221,8 @@ def end_to_end_list(repeats: int, folder: Path) -> tuple[object, int]:
     from faucet_core.catalog import Catalog, JobRef, RunRecord, RunState
     from faucet_core.catalog.model import Observation
     from faucet_dagster.location import load_code_location
-    from faucet_dagster.server import create_app
-    from faucet_dagster.server.auth import Role, TokenTable
+    from faucet_dagster.serve import create_app
+    from faucet_dagster.serve.api.auth import Role, TokenTable
 
     url = f"sqlite:///{folder / 'console.db'}"
     entries, outcomes, _, _, _ = list_inputs()

@@ -22,7 +22,7 @@ import dagster as dg
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from faucet_core.config import ProfilingConfig, format_validation_error
-from faucet_dagster.checks import DEFAULT_CHECK_NAME, build_profile_checks
+from faucet_dagster.checks.build import DEFAULT_CHECK_NAME, build_profile_checks
 from faucet_dagster.resources import FaucetResource, check_store_url
 
 __all__ = ["ProfilingComponent"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ConfigError, FaucetError
 from faucet_core.store import default_store_url
@@ -52,7 +53,7 @@ class CodeLocation:
         found = []
         for check_key in sorted(graph.asset_check_keys, key=lambda k: k.to_user_string()):
             spec = graph.get_check_spec(check_key)
-            raw = spec.metadata.get("faucet/config")
+            raw = spec.metadata.get(md.CONFIG)
             if raw is None:
                 continue
             data = getattr(raw, "data", raw)

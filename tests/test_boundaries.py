@@ -53,8 +53,13 @@ def test_importing_faucet_core_loads_no_dagster() -> None:
         "faucet_core.impact",
         "faucet_dagster",
         "faucet_dagster.lineage",
-        "faucet_dagster.console",
-        "faucet_dagster.server",
+        "faucet_dagster.serve.console",
+        "faucet_dagster.serve",
+        "faucet_dagster.serve.api",
+        "faucet_dagster.checks",
+        "faucet_dagster.notifications",
+        "faucet_dagster.plan",
+        "faucet_dagster.dbt",
     ],
 )
 def test_all_names_strings_that_resolve(package: str) -> None:

@@ -56,8 +56,8 @@ ENTRY_POINTS = {
 PACKAGE_FILES = {
     "faucet-dagster": (
         "faucet_dagster/py.typed",
-        "faucet_dagster/console/templates/",
-        "faucet_dagster/console/static/",
+        "faucet_dagster/serve/console/templates/",
+        "faucet_dagster/serve/console/static/",
     ),
     "faucet-core": ("faucet_core/py.typed", "faucet_core/monitoring/"),
 }

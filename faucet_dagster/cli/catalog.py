@@ -19,9 +19,9 @@ from faucet_core.catalog.model import merged_inputs
 from faucet_core.drift.numfmt import fmt_rate
 from faucet_core.errors import ConfigError
 from faucet_core.store import default_store_url
+from faucet_dagster.checks.summary import drift_marks, sparkline
 from faucet_dagster.cli.common import add_location_args, announce_new_store, location_of
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.summary import drift_marks, sparkline
 
 __all__ = ["add_catalog_parser", "open_catalog"]
 

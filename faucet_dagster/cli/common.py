@@ -9,7 +9,7 @@ from pathlib import Path
 from faucet_core.db.url import shown_url
 from faucet_core.errors import ConfigError
 from faucet_core.store import ProfileStore, default_store_url
-from faucet_dagster.discover import FOUND_NOWHERE, discover_location
+from faucet_dagster.cli.discover import FOUND_NOWHERE, discover_location
 from faucet_dagster.location import CodeLocation, load_code_location
 
 __all__ = [

@@ -34,8 +34,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from faucet_core.lineage import LINEAGE_PATH
-    from faucet_dagster.server.auth import load_tokens
-    from faucet_dagster.server.lineage_app import check_bind, create_lineage_app
+    from faucet_dagster.serve.api.auth import load_tokens
+    from faucet_dagster.serve.api.lineage_app import check_bind, create_lineage_app
 
     tokens = load_tokens(args.tokens, required=False)
     check_bind(args.host, tokens)

@@ -10,10 +10,12 @@ from faucet_core.errors import ConfigError
 from faucet_core.impact import (
     DEFAULT_DEPTH,
     ChangeImpact,
-    Severity,
     render_change_text,
     render_markdown,
     render_text,
+)
+from faucet_core.impact import (
+    Severity as ImpactSeverity,
 )
 from faucet_dagster.cli.common import add_location_args, location_of
 
@@ -41,7 +43,7 @@ def _render(change: ChangeImpact, fmt: str, location: str) -> str:
 
 def _cmd_plan(args: argparse.Namespace) -> int:
     from faucet_dagster.cli.catalog import open_catalog
-    from faucet_dagster.plan import plan_change_impact
+    from faucet_dagster.plan.impact import plan_change_impact
 
     if not args.impact:
         raise ConfigError("faucet plan needs --impact (the only plan so far)")
@@ -57,7 +59,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
             catalog, location.defs, args.select, sample=args.sample, depth=args.depth
         )
     print(_render(change, fmt, location.name))
-    if args.fail_on is not None and change.severity.rank >= Severity(args.fail_on).rank:
+    if args.fail_on is not None and change.severity.rank >= ImpactSeverity(args.fail_on).rank:
         return EXIT_FAIL_ON
     return 0
 
@@ -81,7 +83,11 @@ def add_plan_parser(sub: Any) -> None:
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="hops downstream (default 5)")
     p.add_argument(
         "--fail-on",
-        choices=[Severity.BREAKING.value, Severity.UNKNOWN.value, Severity.ADDITIVE.value],
+        choices=[
+            ImpactSeverity.BREAKING.value,
+            ImpactSeverity.UNKNOWN.value,
+            ImpactSeverity.ADDITIVE.value,
+        ],
         help=f"exit {EXIT_FAIL_ON} when the impact is this severe or worse (for CI)",
     )
     p.add_argument(

@@ -10,9 +10,9 @@ from typing import Any
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import ConfigError
 from faucet_core.store import BaselineKey, ProfileRun, ProfileStore, SkippedRun
+from faucet_dagster.checks.summary import drift_marks, sparkline
 from faucet_dagster.cli.common import location_of, open_store
 from faucet_dagster.cli.render import render_column
-from faucet_dagster.summary import drift_marks, sparkline
 
 __all__ = ["cmd_reset", "cmd_show"]
 

@@ -23,7 +23,7 @@ __all__ = ["add_serve_parsers"]
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from faucet_dagster.server import create_app, load_tokens
+    from faucet_dagster.serve import create_app, load_tokens
 
     target = location_target(args)  # once: the workers load what is found here
     location = location_from(target, needed_by="faucet serve")
@@ -32,7 +32,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     proxies = proxy_options(args)
     tokens = load_tokens(args.tokens)
-    from faucet_dagster.console import (
+    from faucet_dagster.serve.console import (
         ENV_DAGSTER_URL,
         ENV_SESSION_SECRET,
         dagster_url,
@@ -68,7 +68,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers == 1:
         uvicorn.run(create_app(location, tokens, args.store, dagster_url=dagster), **options)
         return 0
-    from faucet_dagster.server.app import ENV_SERVE
+    from faucet_dagster.serve.app import ENV_SERVE
 
     spec = {
         **(target or {}),  # as found here: -m/-f/-d or the project files
@@ -78,7 +78,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     }
     os.environ[ENV_SERVE] = json.dumps(spec)  # each worker process builds its own app
     uvicorn.run(
-        "faucet_dagster.server.app:app_from_env", factory=True, workers=args.workers, **options
+        "faucet_dagster.serve.app:app_from_env", factory=True, workers=args.workers, **options
     )
     return 0
 

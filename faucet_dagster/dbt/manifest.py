@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from faucet_core.catalog import Consumer, Contract
+from faucet_dagster.metadata import unwrap
 
 __all__ = [
     "MANIFEST_KEY",
@@ -30,7 +31,7 @@ PROJECT_KEY = "dagster_dbt/project"
 
 def _plain(value: Any) -> Any:
     """A metadata value unwrapped: event metadata wraps, the manifest has its own wrapper."""
-    value = getattr(value, "value", value)
+    value = unwrap(value)
     return getattr(value, "manifest", value)
 
 

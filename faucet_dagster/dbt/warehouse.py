@@ -9,13 +9,15 @@ schema and alias from the manifest) with SQL in the warehouse: no rows leave it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dagster as dg
 
 from faucet_dagster.dbt.duckdb_release import release_dbt_duckdb
 from faucet_dagster.dbt.manifest import DbtNode, dbt_node
-from faucet_dagster.loading import ProfileLoadContext
+
+if TYPE_CHECKING:  # the checks call the loader; dbt does not depend on them
+    from faucet_dagster.checks.loading import ProfileLoadContext
 
 __all__ = ["Warehouse", "check_warehouse", "relation_loader", "warehouse_engine"]
 

@@ -25,7 +25,6 @@ from faucet_dagster.lineage.record import (
 from faucet_dagster.lineage.sensor import (
     DEFAULT_SENSOR_NAME,
     build_lineage_sensor,
-    build_openlineage_sensor,
 )
 from faucet_dagster.lineage.sql import FAUCET_LINEAGE_KEY, sql_lineage_metadata
 
@@ -41,7 +40,6 @@ __all__ = [
     "asset_job",
     "asset_run_record",
     "build_lineage_sensor",
-    "build_openlineage_sensor",
     "check_assertions",
     "check_events",
     "contract_of",

@@ -20,8 +20,11 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Contract, DatasetRef, FieldRef, JobRef, SchemaField, split_uri
 from faucet_core.errors import CatalogError, ConfigError
+from faucet_dagster.dbt.manifest import dbt_node
+from faucet_dagster.metadata import unwrap
 
 __all__ = [
     "CONTRACT_KEY",
@@ -34,26 +37,17 @@ __all__ = [
     "contract_of",
     "owners_of",
     "schema_of",
-    "unwrap",
 ]
 
-DATASET_KEY = "faucet/dataset"
+DATASET_KEY = md.DATASET
 URI_KEY = "dagster/uri"
-CONTRACT_KEY = "faucet/contract"
+CONTRACT_KEY = md.CONTRACT
 OWNER_KEY = "owner"
 """Definition metadata naming an asset's owner (``metadata={"owner": "data-eng"}``, as
 Dagster's own examples write it): a string or a list of strings."""
 DAGSTER_NAMESPACE = "dagster"
 _TABLE_KEYS = ("dagster/table_name", "dagster/relation_identifier")
 _KIND_KEY = "dagster/storage_kind"
-
-
-def unwrap(value: Any) -> Any:
-    """A metadata value as plain Python (event metadata comes wrapped, definition metadata
-    raw)."""
-    if isinstance(value, dg.MetadataValue):
-        return value.value
-    return value
 
 
 def asset_job(key: dg.AssetKey) -> JobRef:
@@ -137,8 +131,6 @@ def contract_of(key: dg.AssetKey, metadata: Mapping[str, Any] | None) -> Contrac
     contract (``contract: {enforced: true}``) with the columns it declares."""
     raw = unwrap((metadata or {}).get(CONTRACT_KEY))
     if raw is None:
-        from faucet_dagster.dbt.manifest import dbt_node
-
         node = dbt_node(metadata)
         return node.contract() if node is not None else None
     rule = (

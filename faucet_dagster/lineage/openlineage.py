@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any
-
-import dagster as dg
 
 from faucet_core.catalog import JobRef, Observation, RunRecord, RunState
 from faucet_core.lineage import AssertionResult, JobKind, run_event, stable_run_id
+from faucet_dagster.metadata import NULL_RATE_SUFFIX, CheckResultMetadata
 
 __all__ = ["check_assertions", "check_events", "materialization_events"]
-
-_STATUS = "faucet/status"
-_FINDINGS = "faucet/findings"
-_NULL_RATE = ".null_rate"
 
 
 def materialization_events(
@@ -57,11 +51,6 @@ def materialization_events(
     ]
 
 
-def _meta(metadata: Mapping[str, Any], key: str) -> Any:
-    value = metadata.get(key)
-    return value.value if isinstance(value, dg.MetadataValue) else value
-
-
 def check_assertions(evaluation: Any) -> list[AssertionResult]:
     """An asset-check evaluation as data-quality assertions.
 
@@ -72,7 +61,8 @@ def check_assertions(evaluation: Any) -> list[AssertionResult]:
     metadata = evaluation.metadata or {}
     severity = getattr(evaluation.severity, "value", str(evaluation.severity)).lower()
     name = evaluation.check_name
-    if _STATUS not in metadata:
+    result = CheckResultMetadata.from_metadata(metadata)
+    if not result.has_status:
         return [
             AssertionResult(
                 assertion=name,
@@ -82,11 +72,12 @@ def check_assertions(evaluation: Any) -> list[AssertionResult]:
                 description=evaluation.description,
             )
         ]
-    findings = _meta(metadata, _FINDINGS) or []
+    findings = result.findings or []
     by_column: dict[str, list[str]] = {}
     for finding in findings:
         by_column.setdefault(str(finding.get("column")), []).append(str(finding.get("message")))
-    columns = sorted(k[: -len(_NULL_RATE)] for k in metadata if k.endswith(_NULL_RATE))
+    suffix = NULL_RATE_SUFFIX
+    columns = sorted(k[: -len(suffix)] for k in metadata if k.endswith(suffix))
     out = [
         AssertionResult(
             assertion="faucet_profile_drift",
@@ -94,7 +85,7 @@ def check_assertions(evaluation: Any) -> list[AssertionResult]:
             severity=severity,
             name=name,
             description=evaluation.description,
-            actual=str(_meta(metadata, _STATUS)),
+            actual=str(result.status),
         )
     ]
     for column in sorted(set(columns) | set(by_column)):

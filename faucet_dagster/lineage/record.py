@@ -15,6 +15,7 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import (
     Catalog,
     CatalogConfig,
@@ -27,7 +28,7 @@ from faucet_core.catalog import (
 )
 from faucet_core.catalog.write import lock_catalog, record_batch, write_profile
 from faucet_core.errors import FaucetError
-from faucet_dagster.dbt.catalog import with_exposures
+from faucet_dagster.lineage.exposures import with_exposures
 from faucet_dagster.lineage.mapping import (
     asset_dataset,
     asset_job,
@@ -46,9 +47,6 @@ __all__ = [
     "record_materialization_lineage",
     "sync_definitions",
 ]
-
-_SCHEMA = "dagster/column_schema"
-_LINEAGE = "dagster/column_lineage"
 
 
 def dataset_of_key(graph: Any, key: dg.AssetKey) -> DatasetRef:
@@ -94,7 +92,9 @@ def asset_run_record(
 
     parents = sorted(k for k in node.parent_keys if k != key)
     inputs = tuple(Observation(dataset_of_key(graph, p)) for p in parents)
-    column_lineage = column_lineage_of(pick(_LINEAGE), lambda k: dataset_of_key(graph, k))
+    column_lineage = column_lineage_of(
+        pick(md.DAGSTER_COLUMN_LINEAGE), lambda k: dataset_of_key(graph, k)
+    )
     dataset_lineage: tuple[Any, ...] = ()
     if FAUCET_LINEAGE_KEY in event:
         # the SQL the run executed (sql_lineage_metadata): typed, with the row-deciding
@@ -103,7 +103,7 @@ def asset_run_record(
         column_lineage, dataset_lineage = derived if derived is not None else (None, ())
     output = Observation(
         dataset=asset_dataset(key, definition, node.tags),
-        schema=schema_of(pick(_SCHEMA)) if with_schema else None,
+        schema=schema_of(pick(md.COLUMN_SCHEMA)) if with_schema else None,
         owners=owners_of(key, node.owners, definition),  # the code's: none clears it
         column_lineage=column_lineage,
         dataset_lineage=dataset_lineage,

@@ -16,9 +16,11 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Catalog, CatalogConfig, Observation, RunRecord, SchemaField
 from faucet_core.errors import FaucetError
 from faucet_core.lineage import default_client
+from faucet_dagster.event_log import evaluation_of, executions_after
 from faucet_dagster.lineage.openlineage import check_events, materialization_events
 from faucet_dagster.lineage.record import (
     _catalog_for,
@@ -28,7 +30,7 @@ from faucet_dagster.lineage.record import (
     record_in_catalog,
 )
 
-__all__ = ["DEFAULT_SENSOR_NAME", "build_lineage_sensor", "build_openlineage_sensor"]
+__all__ = ["DEFAULT_SENSOR_NAME", "build_lineage_sensor"]
 
 DEFAULT_SENSOR_NAME = "faucet_lineage"
 _HISTORY_PAGES = 20
@@ -145,14 +147,12 @@ class _Tick:
 
     # -- the schema of assets that declare none ---------------------------------------------
     def _declares_schema(self, key: dg.AssetKey, metadata: dict[str, Any]) -> bool:
-        return "dagster/column_schema" in metadata or (
-            "dagster/column_schema" in self.graph.get(key).metadata
-        )
+        return md.COLUMN_SCHEMA in metadata or md.COLUMN_SCHEMA in self.graph.get(key).metadata
 
     def _has_profile_check(self, key: dg.AssetKey) -> bool:
         return any(
             check.asset_key == key
-            and "faucet/config" in (self.graph.get_check_spec(check).metadata or {})
+            and md.CONFIG in (self.graph.get_check_spec(check).metadata or {})
             for check in self.graph.asset_check_keys
         )
 
@@ -238,22 +238,11 @@ class _Tick:
 
     def _new_executions(self, key: dg.AssetCheckKey, after: int) -> list[Any]:
         storage = self.instance.event_log_storage
-        found: list[Any] = []
-        cursor = None
-        for _ in range(_HISTORY_PAGES):
-            page = storage.get_asset_check_execution_history(key, limit=self.batch, cursor=cursor)
-            fresh = [r for r in page if r.id > after]
-            found.extend(fresh)
-            if len(fresh) < len(page) or len(page) < self.batch:
-                break
-            cursor = page[-1].id
-        return sorted(found, key=lambda r: r.id)
+        return executions_after(storage, key, after, page_size=self.batch, max_pages=_HISTORY_PAGES)
 
     def _check(self, record: Any) -> None:
         event = record.event
-        evaluation = None
-        if event is not None and event.dagster_event is not None:
-            evaluation = event.dagster_event.asset_check_evaluation_data
+        evaluation = evaluation_of(record)
         if evaluation is None:
             return
         dataset = dataset_of_key(self.graph, evaluation.asset_key)
@@ -347,11 +336,3 @@ def build_lineage_sensor(
         )
 
     return _lineage_sensor
-
-
-def build_openlineage_sensor(
-    *, name: str = "faucet_openlineage", openlineage: Any = True, **kwargs: Any
-) -> dg.SensorDefinition:
-    """:func:`build_lineage_sensor` with OpenLineage emission on (the configured client, or
-    the one given)."""
-    return build_lineage_sensor(name=name, openlineage=openlineage, **kwargs)

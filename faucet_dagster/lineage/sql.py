@@ -30,14 +30,16 @@ from typing import Any
 
 import dagster as dg
 
+import faucet_dagster.metadata as md
 from faucet_core.catalog import Catalog, DatasetRef, FieldRef, split_uri
 from faucet_core.errors import ConfigError, FaucetError
 from faucet_core.lineage.sql import SourceColumn, SqlLineage, sql_lineage
-from faucet_dagster.lineage.mapping import asset_dataset, unwrap
+from faucet_dagster.lineage.mapping import asset_dataset
+from faucet_dagster.metadata import unwrap
 
 __all__ = ["FAUCET_LINEAGE_KEY", "faucet_lineage_of", "sql_lineage_metadata"]
 
-FAUCET_LINEAGE_KEY = "faucet/column_lineage"
+FAUCET_LINEAGE_KEY = md.COLUMN_LINEAGE
 """Materialization metadata: the SQL-derived column lineage with transformation types."""
 _FORMAT = 1
 
@@ -115,7 +117,7 @@ def _declared_schema(target: Mapping[str, str], graph: Any) -> dict[str, str | N
     key = dg.AssetKey.from_user_string(target["asset"])
     if not graph.has(key):
         return None
-    schema = unwrap(graph.get(key).metadata.get("dagster/column_schema"))
+    schema = unwrap(graph.get(key).metadata.get(md.COLUMN_SCHEMA))
     if not isinstance(schema, dg.TableSchema):
         return None
     return {c.name: c.type or None for c in schema.columns}
@@ -234,9 +236,9 @@ def _metadata(lineage: SqlLineage, targets: Mapping[str, Mapping[str, str]]) -> 
             dg.TableColumnDep(asset_key=dg.AssetKey.from_user_string(a), column_name=c)
             for a, c in seen
         ]
-    out["dagster/column_lineage"] = dg.TableColumnLineage(deps_by_column=deps)
+    out[md.DAGSTER_COLUMN_LINEAGE] = dg.TableColumnLineage(deps_by_column=deps)
     if lineage.columns and all(c.type for c in lineage.columns):
-        out["dagster/column_schema"] = dg.TableSchema(
+        out[md.COLUMN_SCHEMA] = dg.TableSchema(
             columns=[dg.TableColumn(c.name, str(c.type)) for c in lineage.columns]
         )
     return out

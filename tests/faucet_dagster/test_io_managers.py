@@ -18,7 +18,7 @@ import pytest
 from upath import UPath
 
 from faucet_dagster import FaucetResource, build_profile_checks
-from faucet_dagster.io_context import accepted_kwargs
+from faucet_dagster.checks.io_context import accepted_kwargs
 from tests.faucet_dagster.helpers import ROWS, evaluation, failures, meta, todays_frame
 
 COLUMNS = {"amount": "float64", "region": "str"}

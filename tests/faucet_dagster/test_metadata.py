@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from faucet_dagster import build_profile_checks
-from faucet_dagster.summary import MAX_NUMERIC_ENTRIES, SPARK_BLOCKS
+from faucet_dagster.checks.summary import MAX_NUMERIC_ENTRIES, SPARK_BLOCKS
 from tests.faucet_dagster.helpers import FEED, evaluation, materialize, orders, orders_frame
 
 DAYS = 4

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from faucet_core.errors import StoreError
 from faucet_core.store import ProfileStore, redact
 from faucet_dagster import FaucetResource, build_profile_checks
-from faucet_dagster.assets import baseline_key_of
+from faucet_dagster.checks.targets import baseline_key_of
 from faucet_dagster.cli import main
 from tests.faucet_dagster.helpers import orders, orders_frame
 

@@ -11,8 +11,7 @@ import pytest
 
 from faucet_core import ProfilingConfig, profile
 from faucet_core.store import ProfileStore, ProfilingOutcome
-from faucet_dagster.cli.render import render_column
-from faucet_dagster.summary import (
+from faucet_dagster.checks.summary import (
     MAX_NUMERIC_ENTRIES,
     check_description,
     column_numbers,
@@ -20,6 +19,7 @@ from faucet_dagster.summary import (
     numbers_left_out,
     shown_distinct,
 )
+from faucet_dagster.cli.render import render_column
 
 CFG = ProfilingConfig(min_history=5, window=20)
 T0 = dt.datetime(2026, 9, 1, tzinfo=dt.timezone.utc)

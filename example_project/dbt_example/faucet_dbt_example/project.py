@@ -12,8 +12,7 @@ import dagster as dg
 from dagster import AssetExecutionContext
 from dagster_dbt import DbtCliResource, DbtProject, dbt_assets
 
-from faucet_dagster import FaucetResource, build_profile_checks
-from faucet_dagster.lineage import build_lineage_sensor
+from faucet_dagster import FaucetResource, build_lineage_sensor, build_profile_checks
 
 __all__ = ["build_defs", "prepare", "warehouse_url"]
 

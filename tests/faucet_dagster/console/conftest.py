@@ -29,7 +29,7 @@ from faucet_core.store.audit import AuditEntry, list_audit
 from faucet_dagster import FaucetResource
 from faucet_dagster.lineage.record import sync_definitions
 from faucet_dagster.location import CodeLocation, load_code_location
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
 from tests.faucet_dagster.console import location as loc
 from tests.faucet_dagster.plan.test_cli import CRM, MART, _record
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS

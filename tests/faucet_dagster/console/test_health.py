@@ -10,8 +10,8 @@ from urllib.parse import quote
 from sqlalchemy import create_engine, text
 
 from faucet_core.catalog import Catalog
-from faucet_dagster.console.assets import AssetIndex
 from faucet_dagster.location import CodeLocation
+from faucet_dagster.serve.console.assets import AssetIndex
 from tests.faucet_dagster.console.conftest import CSRF, DAGSTER_URL, Browser, MakeBrowser
 
 

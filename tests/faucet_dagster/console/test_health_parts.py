@@ -14,11 +14,11 @@ from faucet_core import ProfilingConfig, profile
 from faucet_core.catalog import LatestOutcome
 from faucet_core.catalog.model import DatasetProfileRun
 from faucet_core.drift import detect_drift
-from faucet_dagster.console.charts import ChartPoint, svg_chart
-from faucet_dagster.console.dataset_view import profile_view
-from faucet_dagster.console.pages import _list_link
-from faucet_dagster.console.render import without_cli
-from faucet_dagster.console.views import DatasetRow, Status, sorted_rows, status_of
+from faucet_dagster.serve.console.charts import ChartPoint, svg_chart
+from faucet_dagster.serve.console.dataset_view import profile_view
+from faucet_dagster.serve.console.pages import _list_link
+from faucet_dagster.serve.console.render import without_cli
+from faucet_dagster.serve.console.views import DatasetRow, Status, sorted_rows, status_of
 
 T0 = dt.datetime(2026, 3, 2, 6, tzinfo=dt.timezone.utc)
 HOSTILE = "<script>alert(1)</script>"
@@ -209,7 +209,7 @@ def test_an_overdue_asset_is_marked_in_the_list() -> None:
     import dagster as dg
 
     from faucet_core.catalog.model import DatasetEntry
-    from faucet_dagster.console.views import dataset_rows
+    from faucet_dagster.serve.console.views import dataset_rows
 
     entries = [
         DatasetEntry(name, f"dagster://{name}", "dagster", name, (), None, None, T0, T0)

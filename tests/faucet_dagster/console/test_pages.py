@@ -16,8 +16,8 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import Outcome, write_audit
 from faucet_dagster.cli import main
-from faucet_dagster.console.render import SECURITY_HEADERS
-from faucet_dagster.server.app import MAX_BODY_BYTES
+from faucet_dagster.serve.app import MAX_BODY_BYTES
+from faucet_dagster.serve.console.render import SECURITY_HEADERS
 from tests.faucet_dagster.console.conftest import (
     DAGSTER_URL,
     HOSTILE,
@@ -339,9 +339,9 @@ def test_no_page_or_url_shows_a_token(app_for: MakeBrowser, store: str) -> None:
 
 def test_the_list_is_paged_and_keeps_the_search(app_for: MakeBrowser, store: str) -> None:
     from faucet_core.catalog import DatasetRef, JobRef, Observation, RunRecord, RunState
-    from faucet_dagster.console.assets import AssetIndex
-    from faucet_dagster.console.pages import DATASETS_PAGE
     from faucet_dagster.location import load_code_location
+    from faucet_dagster.serve.console.assets import AssetIndex
+    from faucet_dagster.serve.console.pages import DATASETS_PAGE
 
     extra = DATASETS_PAGE + 50
     when = dt.datetime(2026, 3, 3, tzinfo=dt.timezone.utc)

@@ -8,12 +8,12 @@ import math
 import pytest
 from sqlalchemy import create_engine, text
 
-import faucet_dagster.console as console
+import faucet_dagster.serve.console as console
 from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
-from faucet_dagster.console import dagster_url, svg_sparkline
-from faucet_dagster.console.views import DatasetRow, matches
-from faucet_dagster.server.auth import Role, TokenTable
+from faucet_dagster.serve.api.auth import Role, TokenTable
+from faucet_dagster.serve.console import dagster_url, svg_sparkline
+from faucet_dagster.serve.console.views import DatasetRow, matches
 from tests.faucet_dagster.console.conftest import MakeBrowser
 
 

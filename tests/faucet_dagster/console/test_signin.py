@@ -13,10 +13,10 @@ from starlette.testclient import TestClient
 
 from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
-from faucet_dagster.console import COOKIE, ENV_SESSION_SECRET, Sessions, session_secret
-from faucet_dagster.console.session import safe_next, same_origin
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import Role, TokenTable, create_app
+from faucet_dagster.serve import Role, TokenTable, create_app
+from faucet_dagster.serve.console import COOKIE, ENV_SESSION_SECRET, Sessions, session_secret
+from faucet_dagster.serve.console.session import safe_next, same_origin
 from tests.faucet_dagster.console.conftest import Browser, MakeBrowser, audit_entries
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS
 

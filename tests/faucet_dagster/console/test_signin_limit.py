@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from faucet_core.store.audit import Outcome
-from faucet_dagster.console.throttle import MAX_FAILURES, SigninThrottle
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
+from faucet_dagster.serve.console.throttle import MAX_FAILURES, SigninThrottle
 from tests.faucet_dagster.console.conftest import CSRF, audit_entries
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, serving
 

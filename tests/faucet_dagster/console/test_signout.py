@@ -14,7 +14,7 @@ from faucet_core.db.schema import audit_log, revoked_sessions
 from faucet_core.errors import StoreError
 from faucet_core.store.audit import Outcome
 from faucet_core.store.revoked import is_revoked, revoke_session, session_digest
-from faucet_dagster.console import COOKIE, ENV_SESSION_SECRET
+from faucet_dagster.serve.console import COOKIE, ENV_SESSION_SECRET
 from tests.faucet_dagster.console.conftest import MakeBrowser, audit_entries
 
 SECRET = "t" * 40

@@ -14,7 +14,7 @@ import pytest
 
 from faucet_core.impact import ImpactReport, Severity
 from faucet_dagster.cli import main
-from faucet_dagster.plan import plan_change_impact
+from faucet_dagster.plan.impact import plan_change_impact
 from tests.faucet_dagster.dbt.project import BuiltProject, copy_example, dbt_on_path, example_module
 
 STG = "duckdb://warehouse.staging.stg_customers"

@@ -17,7 +17,7 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.impact import Severity
 from faucet_dagster.cli import main
-from faucet_dagster.plan import plan_change_impact
+from faucet_dagster.plan.impact import plan_change_impact
 from tests.faucet_dagster.dbt.project import BuiltProject
 
 DIM = "duckdb://warehouse.marts.dim_customers"

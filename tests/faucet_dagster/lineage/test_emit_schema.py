@@ -16,8 +16,7 @@ from openlineage.client.transport.file import FileConfig, FileTransport
 from faucet_core.catalog import Catalog, DatasetRef
 from faucet_core.lineage import ingest
 from faucet_core.profile import profile
-from faucet_dagster import FaucetResource, build_profile_checks
-from faucet_dagster.lineage import build_openlineage_sensor
+from faucet_dagster import FaucetResource, build_lineage_sensor, build_profile_checks
 
 VISITS = DatasetRef("dagster", "visits")
 FRAME = pd.DataFrame(
@@ -80,7 +79,9 @@ def test_a_materialization_without_a_declared_schema_emits_the_observed_one(
     sqlite_url: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "lineage.jsonl"
-    sensor = build_openlineage_sensor(openlineage=_client(path), namespace="prod")
+    sensor = build_lineage_sensor(
+        name="faucet_openlineage", openlineage=_client(path), namespace="prod"
+    )
     with dg.instance_for_test() as instance:
         result = dg.materialize(
             [visits, *checks], instance=instance, resources=_resources(sqlite_url)
@@ -138,7 +139,9 @@ def test_a_run_still_going_waits_for_its_profile_then_emits_the_schema(
     sqlite_url: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "lineage.jsonl"
-    sensor = build_openlineage_sensor(openlineage=_client(path), namespace="prod")
+    sensor = build_lineage_sensor(
+        name="faucet_openlineage", openlineage=_client(path), namespace="prod"
+    )
     with dg.instance_for_test() as instance:
         running = _Running(instance)
         message, cursor = _tick(sensor, instance, sqlite_url, None)

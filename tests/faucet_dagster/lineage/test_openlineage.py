@@ -14,8 +14,7 @@ from openlineage.client.transport.file import FileConfig, FileTransport
 
 from faucet_core.catalog import Catalog
 from faucet_core.lineage import ingest, stable_run_id
-from faucet_dagster import FaucetResource
-from faucet_dagster.lineage import build_openlineage_sensor
+from faucet_dagster import FaucetResource, build_lineage_sensor
 from tests.faucet_dagster.lineage.assets import RAW_URI, checks, orders, raw_orders, report
 
 
@@ -56,7 +55,7 @@ def test_materializations_and_check_results_are_emitted(
 ) -> None:
     path = tmp_path / "lineage.jsonl"
     client = OpenLineageClient(transport=FileTransport(FileConfig(str(path), append=True)))
-    sensor = build_openlineage_sensor(openlineage=client, namespace="prod")
+    sensor = build_lineage_sensor(name="faucet_openlineage", openlineage=client, namespace="prod")
     result = _materialize(instance, sqlite_url)
     message, cursor = _tick(sensor, instance, sqlite_url)
     assert message == "recorded 2 materialization(s); emitted 6 OpenLineage event(s)"
@@ -119,6 +118,8 @@ def test_the_configured_transport_is_used_by_default(
     monkeypatch.setenv("OPENLINEAGE__TRANSPORT__LOG_FILE_PATH", str(path))
     monkeypatch.setenv("OPENLINEAGE__TRANSPORT__APPEND", "true")
     _materialize(instance, sqlite_url)
-    message, _ = _tick(build_openlineage_sensor(), instance, sqlite_url)
+    message, _ = _tick(
+        build_lineage_sensor(name="faucet_openlineage", openlineage=True), instance, sqlite_url
+    )
     assert message == "recorded 2 materialization(s); emitted 6 OpenLineage event(s)"
     assert len(_read(path)) == 6

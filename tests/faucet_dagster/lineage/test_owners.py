@@ -15,7 +15,7 @@ from faucet_core.catalog import Catalog, DatasetRef, SchemaField
 from faucet_core.impact import from_declared, plan_impact
 from faucet_dagster.cli import main
 from faucet_dagster.location import load_code_location
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
 from tests.faucet_dagster.lineage.test_record import _run
 from tests.faucet_dagster.server.conftest import TABLE, auth, serving
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from faucet_core.catalog import Catalog
 from faucet_core.impact import Severity
 from faucet_dagster.lineage.record import asset_run_record
-from faucet_dagster.plan import plan_change_impact
+from faucet_dagster.plan.impact import plan_change_impact
 
 SPELLINGS = {
     "string": ["varchar", "VARCHAR", "text", "TEXT", "character varying(256)", "varchar(256)"],

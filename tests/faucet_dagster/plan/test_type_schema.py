@@ -14,7 +14,7 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.impact import ImpactReport, PlannedFrom, Severity
 from faucet_dagster import build_profile_checks
-from faucet_dagster.plan import plan_asset_impact
+from faucet_dagster.plan.impact import plan_asset_impact
 from tests.faucet_dagster.helpers import materialize
 
 DTYPES = {"id": "int64", "name": "str", "score": "float64", "seen_at": "datetime64[ns]"}
@@ -121,7 +121,7 @@ def _plan_pandas(tmp_path: Path, defs_asset: dg.AssetsDefinition) -> ImpactRepor
 
 @beta
 def test_a_dagster_pandas_type_declares_its_columns(tmp_path: Path) -> None:
-    from faucet_dagster.typeschema import pandas_columns_of
+    from faucet_dagster.plan.typeschema import pandas_columns_of
 
     declared = pandas_columns_of(_pandas_type(list(DTYPES)))
     assert declared is not None
@@ -140,7 +140,7 @@ def test_a_column_a_dagster_pandas_type_drops_is_removed(tmp_path: Path) -> None
 
 @beta
 def test_other_types_declare_nothing_through_the_pandas_reader() -> None:
-    from faucet_dagster.typeschema import pandas_columns_of
+    from faucet_dagster.plan.typeschema import pandas_columns_of
 
     assert pandas_columns_of(_frame_type(DTYPES)) is None
     assert pandas_columns_of(dg.Int) is None

@@ -10,7 +10,7 @@ import pytest
 import faucet_dagster
 from faucet_core.errors import NotifyError
 from faucet_dagster import JsonWebhook, SlackBot, SlackWebhook, build_drift_notification_sensor
-from faucet_dagster.sensors import DEFAULT_SENSOR_NAME
+from faucet_dagster.notifications.sensor import DEFAULT_SENSOR_NAME
 
 HOOK = SlackWebhook(url=dg.EnvVar("SLACK_WEBHOOK_URL"))
 

@@ -17,7 +17,7 @@ import pytest
 
 from faucet_core.notify import DriftNotification
 from faucet_dagster import JsonWebhook
-from faucet_dagster.destinations import secret_header
+from faucet_dagster.notifications.destinations import secret_header
 from tests.faucet_core.notify.fake_http import WEBHOOK_PATH, Reply
 from tests.faucet_dagster.sensors.scenario import FINDINGS, Scenario, keys, reason
 from tests.faucet_dagster.sensors.test_failures import QUICK

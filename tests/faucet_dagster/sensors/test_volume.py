@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from faucet_dagster.sensors import DEFAULT_TICK_BUDGET_SECONDS
+from faucet_dagster.notifications.sensor import DEFAULT_TICK_BUDGET_SECONDS
 from tests.faucet_core.notify.fake_http import SLACK_API_PATH, SLACK_WEBHOOK_PATH, WEBHOOK_PATH
 from tests.faucet_dagster.sensors.scenario import Scenario, reason
 

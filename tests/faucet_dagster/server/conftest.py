@@ -14,7 +14,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from faucet_dagster.location import CodeLocation, load_code_location
-from faucet_dagster.server import Role, TokenTable, create_app
+from faucet_dagster.serve import Role, TokenTable, create_app
 from tests.faucet_dagster.plan.test_cli import LOCATION, _record
 
 TOKENS = {

@@ -14,10 +14,10 @@ from sqlalchemy import create_engine
 from faucet_core.catalog import Catalog
 from faucet_core.db.schema import catalog_datasets
 from faucet_dagster.cli import main
-from faucet_dagster.console.render import SECURITY_HEADERS
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
-from faucet_dagster.server.public import public_message
+from faucet_dagster.serve import create_app
+from faucet_dagster.serve.api.public import public_message
+from faucet_dagster.serve.console.render import SECURITY_HEADERS
 from tests.faucet_dagster.plan.test_cli import LOCATION, _record
 from tests.faucet_dagster.server.conftest import TABLE, Served, auth, serving
 

@@ -12,7 +12,7 @@ from faucet_core.catalog import Catalog, dataset_id
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.cli import main
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import MAX_BODY_BYTES, create_app
+from faucet_dagster.serve import MAX_BODY_BYTES, create_app
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_dagster.plan.test_cli import CRM, LOCATION, _record, _record_untyped
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, Served, auth, serving

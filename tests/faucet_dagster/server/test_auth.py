@@ -9,7 +9,7 @@ import pytest
 
 from faucet_core.errors import ConfigError
 from faucet_dagster.cli import main
-from faucet_dagster.server import Principal, Role, load_tokens
+from faucet_dagster.serve import Principal, Role, load_tokens
 
 A = "a" * 20
 B = "b" * 20

@@ -14,8 +14,8 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import AuditEntry, Outcome, list_audit
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
-from faucet_dagster.server.lineage_app import create_lineage_app
+from faucet_dagster.serve import create_app
+from faucet_dagster.serve.api.lineage_app import create_lineage_app
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, serving
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, make_url, text
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
 from tests.faucet_dagster.plan.test_cli import _record
 from tests.faucet_dagster.server.conftest import TABLE, auth, serving
 
@@ -59,12 +59,12 @@ def test_an_unexpected_exception_is_a_json_500_audited_without_its_message(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    import faucet_dagster.server.app as app_module
+    import faucet_dagster.serve.api.routes as routes_module
 
     def broken(*_args: object) -> None:  # fault injection: no real input crashes the planner
         raise RuntimeError("internal detail: postgresql://user:hunter2@db/x")
 
-    monkeypatch.setattr(app_module, "_plan", broken)
+    monkeypatch.setattr(routes_module, "_plan", broken)
     _record(sqlite_url)
     app = create_app(location, TABLE, sqlite_url)
     with caplog.at_level(logging.ERROR, logger="faucet.serve"), serving(app) as url:

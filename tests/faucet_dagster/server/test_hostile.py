@@ -18,7 +18,7 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import list_audit
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_dagster.plan.test_cli import CRM, _record
 from tests.faucet_dagster.server.conftest import TABLE, auth, serving

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import Outcome, list_audit
-from faucet_dagster.server import TokenTable, create_lineage_app
+from faucet_dagster.serve import TokenTable, create_lineage_app
 from tests.faucet_dagster.console.test_browser import CHROMIUM, CHROMIUM_ARGS, _missing
 from tests.faucet_dagster.server.conftest import serving
 from tests.faucet_dagster.server.test_lineage_web_pages import attacker_event

@@ -11,8 +11,8 @@ from faucet_core.catalog import Catalog
 from faucet_core.errors import ConfigError
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.cli import main
-from faucet_dagster.server import TokenTable
-from faucet_dagster.server.lineage_app import check_bind, create_lineage_app, is_loopback
+from faucet_dagster.serve import TokenTable
+from faucet_dagster.serve.api.lineage_app import check_bind, create_lineage_app, is_loopback
 from tests.faucet_core.lineage.helpers import complete_event, emit_complete_event
 from tests.faucet_dagster.server.conftest import TABLE, TOKENS, auth, serving
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import TokenTable, create_app, create_lineage_app
-from faucet_dagster.server.browser_rules import BrowserRules, host_name, rules_for
+from faucet_dagster.serve import TokenTable, create_app, create_lineage_app
+from faucet_dagster.serve.api.browser_rules import BrowserRules, host_name, rules_for
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_dagster.server.conftest import TABLE, auth, serving
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from faucet_dagster.location import load_code_location
-from faucet_dagster.server import create_app
+from faucet_dagster.serve import create_app
 from tests.faucet_core.lineage.helpers import complete_event
 from tests.faucet_dagster.plan.test_cli import CRM, LOCATION, _record
 from tests.faucet_dagster.server.conftest import TABLE, auth

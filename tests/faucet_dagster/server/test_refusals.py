@@ -9,8 +9,8 @@ import pytest
 from faucet_core.catalog import Catalog
 from faucet_core.store.audit import Outcome, list_audit
 from faucet_dagster.location import CodeLocation
-from faucet_dagster.server import create_app
-from faucet_dagster.server.refusals import RefusalGroup, RefusalLimiter, Repeats
+from faucet_dagster.serve import create_app
+from faucet_dagster.serve.api.refusals import RefusalGroup, RefusalLimiter, Repeats
 from tests.faucet_dagster.plan.test_cli import CRM, _record
 from tests.faucet_dagster.server.conftest import TABLE, auth, serving
 
