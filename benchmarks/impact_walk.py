@@ -43,7 +43,7 @@ from faucet_core.db.schema import (
     catalog_runs,
 )
 from faucet_core.impact import from_declared, plan_impact
-from faucet_core.impact.report import Severity
+from faucet_core.impact.report import ImpactSeverity
 
 COLS = [f"c{i}" for i in range(5)]
 FANOUT = 5
@@ -191,8 +191,8 @@ def measure(url: str, n: int, repeat: int, opaque: float) -> dict[str, object]:
         if diff:
             raise SystemExit(f"plan and plain BFS differ on {len(diff)} dataset(s): {diff[:5]}")
         pairs = sum(len(cols) for cols, _ in plain.values())
-        breaking = sum(1 for a in report.affected if a.severity is Severity.BREAKING)
-        unknown = sum(1 for a in report.affected if a.severity is Severity.UNKNOWN)
+        breaking = sum(1 for a in report.affected if a.severity is ImpactSeverity.BREAKING)
+        unknown = sum(1 for a in report.affected if a.severity is ImpactSeverity.UNKNOWN)
         mixed = sum(1 for cols, dark in plain.values() if cols and dark)
         median = statistics.median(times)
         return {

@@ -10,12 +10,10 @@ from faucet_core.errors import ConfigError
 from faucet_core.impact import (
     DEFAULT_DEPTH,
     ChangeImpact,
+    ImpactSeverity,
     render_change_text,
     render_markdown,
     render_text,
-)
-from faucet_core.impact import (
-    Severity as ImpactSeverity,
 )
 from faucet_dagster.cli.common import add_location_args, location_of
 

@@ -26,6 +26,7 @@ from faucet_core.config import OnDrift, PolicyConfig, load_profiling_config
 from faucet_core.errors import FaucetError
 from faucet_core.notify import (
     BlocksFn,
+    CheckSeverity,
     Dispatcher,
     DispatchOptions,
     Evaluation,
@@ -35,9 +36,6 @@ from faucet_core.notify import (
     TextFn,
     classified_columns,
     findings_from_metadata,
-)
-from faucet_core.notify import (
-    Severity as NotifiedSeverity,
 )
 from faucet_dagster.checks.freshness import EPISODE_OVERDUE, EPISODE_RECOVERED, freshness_config_of
 from faucet_dagster.event_log import evaluation_of, executions_after, is_planned
@@ -252,7 +250,7 @@ class _Reader:
             run_id=record.run_id,
             evaluated_at=dt.datetime.fromtimestamp(record.event.timestamp, dt.timezone.utc),
             on_drift=on_drift,
-            severity=NotifiedSeverity(data.severity.value),
+            severity=CheckSeverity(data.severity.value),
             # AssetCheckEvaluation.partition exists from Dagster 1.12 on; 1.10 and 1.11 have
             # no partitioned checks, so their evaluations have no partition.
             partition=getattr(data, "partition", None),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from faucet_core.impact.report import ImpactReport, Severity, render_text
+from faucet_core.impact.report import ImpactReport, ImpactSeverity, render_text
 
 __all__ = ["AssetPlan", "ChangeImpact", "render_change_text"]
 
@@ -46,8 +46,8 @@ class ChangeImpact:
         return tuple(p.report for p in self.plans if p.report is not None)
 
     @property
-    def severity(self) -> Severity:
-        return Severity.worst(r.severity for r in self.reports)
+    def severity(self) -> ImpactSeverity:
+        return ImpactSeverity.worst(r.severity for r in self.reports)
 
     @property
     def owners(self) -> tuple[str, ...]:

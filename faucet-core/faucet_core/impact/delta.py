@@ -6,7 +6,13 @@ from collections.abc import Mapping, Sequence
 
 from faucet_core.catalog.model import SchemaField
 from faucet_core.impact.planned import Observed, PlannedSchema
-from faucet_core.impact.report import ChangeKind, ColumnChange, PlannedFrom, SampleRule, Severity
+from faucet_core.impact.report import (
+    ChangeKind,
+    ColumnChange,
+    ImpactSeverity,
+    PlannedFrom,
+    SampleRule,
+)
 from faucet_core.impact.types import TypeChange, compare_types, parse_type
 
 __all__ = ["schema_delta"]
@@ -67,14 +73,18 @@ def schema_delta(
                     notes.append(f"{name}: type {before or '?'} -> {after or '?'} not judged")
                 continue
             if direction is not TypeChange.SAME:
-                severity = Severity.BREAKING if direction.breaking else Severity.ADDITIVE
+                severity = (
+                    ImpactSeverity.BREAKING if direction.breaking else ImpactSeverity.ADDITIVE
+                )
                 changes.append(
                     ColumnChange(name, ChangeKind.RETYPED, before, after, severity, direction)
                 )
             continue
         if target is not None and target in new and target not in old:
             renamed_to.add(target)
-            changes.append(ColumnChange(name, ChangeKind.RENAMED, name, target, Severity.BREAKING))
+            changes.append(
+                ColumnChange(name, ChangeKind.RENAMED, name, target, ImpactSeverity.BREAKING)
+            )
             continue
         if sample and not typed and name not in drops and target is None:
             notes.append(
@@ -82,10 +92,14 @@ def schema_delta(
                 "dropped (faucet/drops), so it is left out of the delta"
             )
             continue
-        changes.append(ColumnChange(name, ChangeKind.REMOVED, before, None, Severity.BREAKING))
+        changes.append(
+            ColumnChange(name, ChangeKind.REMOVED, before, None, ImpactSeverity.BREAKING)
+        )
     for name, after in new.items():
         if name not in old and name not in renamed_to:
-            changes.append(ColumnChange(name, ChangeKind.ADDED, None, after, Severity.ADDITIVE))
+            changes.append(
+                ColumnChange(name, ChangeKind.ADDED, None, after, ImpactSeverity.ADDITIVE)
+            )
     if uncovered:
         notes.append(
             f"{', '.join(sorted(uncovered))}: the declared column lineage does not mention "

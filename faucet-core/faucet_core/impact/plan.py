@@ -19,8 +19,8 @@ from faucet_core.impact.report import (
     ConsumerHit,
     ContractHit,
     ImpactReport,
+    ImpactSeverity,
     PlannedFrom,
-    Severity,
 )
 from faucet_core.impact.sqltypes import dialect_of
 from faucet_core.impact.walk import EVERY, NodeState, walk
@@ -184,9 +184,9 @@ def plan_impact(
     uris = {e.sink_id: e.sink_uri for e in extra_edges} | {
         e.source_id: e.source_uri for e in extra_edges
     }
-    sink_severity = Severity.worst(c.severity for c in delta)
+    sink_severity = ImpactSeverity.worst(c.severity for c in delta)
     if planned.source is PlannedFrom.UNKNOWN:
-        sink_severity = Severity.UNKNOWN
+        sink_severity = ImpactSeverity.UNKNOWN
     affected = []
     for key in ids:
         node = result.nodes[key]
@@ -200,12 +200,16 @@ def plan_impact(
             reads = tuple(
                 ColumnRead(c.column, (), (c.label,))
                 for c in delta
-                if c.severity is not Severity.NONE
+                if c.severity is not ImpactSeverity.NONE
             )
             changed = tuple(c.column for c in delta)
         else:
             only_inferred = not node.affected and bool(node.inferred)
-            severity = Severity.BREAKING if node.affected or node.inferred else Severity.UNKNOWN
+            severity = (
+                ImpactSeverity.BREAKING
+                if node.affected or node.inferred
+                else ImpactSeverity.UNKNOWN
+            )
             written_by = tuple(sorted(node.written_by))
             reads = tuple(
                 ColumnRead(col, tuple(sorted(node.reads[col])), tuple(sorted(node.affected[col])))
@@ -223,13 +227,13 @@ def plan_impact(
             )
             changed = tuple(node.affected)
         hits = _contracts(contracts.get(key, ()), node, changed if key == sink_id else None)
-        if hits and severity is not Severity.UNKNOWN:
+        if hits and severity is not ImpactSeverity.UNKNOWN:
             severity = (
-                Severity.BREAKING
+                ImpactSeverity.BREAKING
                 if any(_flows(h, delta, key == sink_id) for h in hits)
                 else severity
             )
-        if severity is Severity.NONE:
+        if severity is ImpactSeverity.NONE:
             continue
         affected.append(
             AffectedDataset(
@@ -254,7 +258,7 @@ def plan_impact(
     affected.sort(key=lambda a: (a.depth, a.dataset))
     notify = sorted({o for a in affected for o in a.owners})
     return ImpactReport(
-        severity=Severity.worst(a.severity for a in affected),
+        severity=ImpactSeverity.worst(a.severity for a in affected),
         planned_from=planned.source,
         sink_dataset=entry.uri,
         sink_id=sink_id,
@@ -292,7 +296,7 @@ def _consumers(
     found: Sequence[Consumer],
     node: NodeState,
     delta: Sequence[ColumnChange],
-    severity: Severity,
+    severity: ImpactSeverity,
     at_sink: bool,
 ) -> tuple[ConsumerHit, ...]:
     """The consumers the change reaches: one that declares columns only when one of them is
@@ -302,12 +306,14 @@ def _consumers(
     out = []
     for consumer in found:
         level = severity
-        if consumer.columns and severity is not Severity.UNKNOWN:
+        if consumer.columns and severity is not ImpactSeverity.UNKNOWN:
             if at_sink:
-                level = Severity.worst(c.severity for c in delta if c.column in consumer.columns)
+                level = ImpactSeverity.worst(
+                    c.severity for c in delta if c.column in consumer.columns
+                )
             elif not _hit(consumer.columns, node):
-                level = Severity.UNKNOWN if node.opaque else Severity.NONE
-            if level is Severity.NONE:
+                level = ImpactSeverity.UNKNOWN if node.opaque else ImpactSeverity.NONE
+            if level is ImpactSeverity.NONE:
                 continue
         out.append(
             ConsumerHit(consumer.name, consumer.kind, consumer.contact, consumer.columns, level)

@@ -17,14 +17,14 @@ __all__ = [
     "ConsumerHit",
     "ContractHit",
     "ImpactReport",
+    "ImpactSeverity",
     "PlannedFrom",
     "SampleRule",
-    "Severity",
     "render_text",
 ]
 
 
-class Severity(str, Enum):
+class ImpactSeverity(str, Enum):
     """How hard a change hits a dataset (ordered: none < additive < unknown < breaking)."""
 
     NONE = "none"
@@ -37,7 +37,7 @@ class Severity(str, Enum):
         return _RANK[self.value]
 
     @classmethod
-    def worst(cls, items: Iterable[Severity]) -> Severity:
+    def worst(cls, items: Iterable[ImpactSeverity]) -> ImpactSeverity:
         return max(items, key=lambda s: s.rank, default=cls.NONE)
 
 
@@ -83,13 +83,13 @@ class ColumnChange:
     change: ChangeKind
     before: str | None
     after: str | None
-    severity: Severity
+    severity: ImpactSeverity
     direction: TypeChange | None = None
 
     @property
     def flows(self) -> bool:
         """Non-additive changes reach downstream readers; additive ones do not."""
-        return self.severity is Severity.BREAKING
+        return self.severity is ImpactSeverity.BREAKING
 
     @property
     def label(self) -> str:
@@ -166,7 +166,7 @@ class ConsumerHit:
     kind: str
     contact: str
     columns: tuple[str, ...]
-    severity: Severity
+    severity: ImpactSeverity
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,7 +185,7 @@ class AffectedDataset:
     dataset: str
     id: str
     depth: int
-    severity: Severity
+    severity: ImpactSeverity
     written_by: tuple[str, ...]
     reads: tuple[ColumnRead, ...]
     contracts: tuple[ContractHit, ...]
@@ -224,7 +224,7 @@ class AffectedDataset:
 class ImpactReport:
     """Who breaks if this ships: the delta at the sink and every dataset it reaches."""
 
-    severity: Severity
+    severity: ImpactSeverity
     planned_from: PlannedFrom
     sink_dataset: str
     sink_id: str
@@ -239,7 +239,7 @@ class ImpactReport:
 
     @property
     def breaking(self) -> bool:
-        return self.severity is Severity.BREAKING
+        return self.severity is ImpactSeverity.BREAKING
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -276,7 +276,7 @@ def _direction_text(change: ColumnChange) -> str:
 def _opaque_why(item: AffectedDataset) -> str:
     if item.opaque_edge:
         return f"no column lineage on the edge from {item.opaque_from}"
-    if item.severity is Severity.UNKNOWN:
+    if item.severity is ImpactSeverity.UNKNOWN:
         return f"downstream of {item.opaque_from}, whose change is unknown"
     return f"downstream of {item.opaque_from}, whose change is not fully known"
 
@@ -285,7 +285,7 @@ def _opaque_lines(item: AffectedDataset) -> list[str]:
     """Why a dataset is (partly) unknown: an opaque path into it."""
     if item.opaque_from is None or item.depth == 0:
         return []
-    if item.severity is Severity.UNKNOWN or not item.reads:
+    if item.severity is ImpactSeverity.UNKNOWN or not item.reads:
         return [_opaque_why(item)]
     return [f"another path into it is opaque ({_opaque_why(item)}): other columns may change too"]
 

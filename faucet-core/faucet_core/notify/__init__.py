@@ -30,10 +30,10 @@ from faucet_core.notify.dispatch import (
 from faucet_core.notify.json_message import PAYLOAD_VERSION, json_payload
 from faucet_core.notify.ledger import LEDGER_VERSION, Ledger
 from faucet_core.notify.model import (
+    CheckSeverity,
     DriftNotification,
     NotificationKind,
     NotifiedFinding,
-    Severity,
     classified_columns,
     findings_from_metadata,
 )
@@ -67,6 +67,7 @@ __all__ = [
     "BlocksFn",
     "Channel",
     "ChannelKind",
+    "CheckSeverity",
     "DeliveryError",
     "DeliveryProblem",
     "DispatchOptions",
@@ -80,7 +81,6 @@ __all__ = [
     "NotifiedFinding",
     "RetryPolicy",
     "Sender",
-    "Severity",
     "SlackBotSender",
     "SlackMessage",
     "SlackWebhookSender",

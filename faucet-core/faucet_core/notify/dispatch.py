@@ -29,10 +29,10 @@ from faucet_core.notify.delivery import (
 from faucet_core.notify.json_message import json_payload
 from faucet_core.notify.ledger import Broken, Ledger
 from faucet_core.notify.model import (
+    CheckSeverity,
     DriftNotification,
     NotificationKind,
     NotifiedFinding,
-    Severity,
 )
 from faucet_core.notify.slack_message import (
     MAX_TEXT_CHARS,
@@ -79,7 +79,7 @@ class Evaluation:
     run_id: str = ""
     evaluated_at: dt.datetime | None = None
     on_drift: OnDrift = OnDrift.NOTIFY
-    severity: Severity = Severity.WARN
+    severity: CheckSeverity = CheckSeverity.WARN
     partition: str | None = None
     run_url: str | None = None
     findings: tuple[NotifiedFinding, ...] = ()

@@ -22,10 +22,10 @@ from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.errors import NotifyError
 
 __all__ = [
+    "CheckSeverity",
     "DriftNotification",
     "NotificationKind",
     "NotifiedFinding",
-    "Severity",
     "classified_columns",
     "findings_from_metadata",
 ]
@@ -50,7 +50,7 @@ SUMMARY_KINDS = frozenset(
 """Kinds that carry one ``summary`` sentence and no findings."""
 
 
-class Severity(str, Enum):
+class CheckSeverity(str, Enum):
     """The severity of the check evaluation: WARN (warn, notify) or ERROR (fail)."""
 
     WARN = "WARN"
@@ -135,7 +135,7 @@ class DriftNotification:
     run_id: str
     evaluated_at: dt.datetime
     on_drift: OnDrift
-    severity: Severity
+    severity: CheckSeverity
     partition: str | None = None
     run_url: str | None = None
     kind: NotificationKind = NotificationKind.PROFILE_DRIFT

@@ -18,10 +18,10 @@ from faucet_core.drift.model import DriftMetric, DriftScale, DriftTest
 from faucet_core.drift.numfmt import fmt_number, fmt_rate
 from faucet_core.notify.model import (
     WITHHELD,
+    CheckSeverity,
     DriftNotification,
     NotificationKind,
     NotifiedFinding,
-    Severity,
 )
 from faucet_core.text import clip as clip_text
 
@@ -94,7 +94,7 @@ def _link(url: str, label: str) -> str:
 
 
 def _icon(n: DriftNotification) -> str:
-    return ":rotating_light:" if n.severity is Severity.ERROR else ":warning:"
+    return ":rotating_light:" if n.severity is CheckSeverity.ERROR else ":warning:"
 
 
 def _where(n: DriftNotification, finding: NotifiedFinding | None = None) -> str:

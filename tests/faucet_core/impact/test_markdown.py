@@ -12,8 +12,8 @@ from faucet_core.impact import (
     ColumnRead,
     ConsumerHit,
     ImpactReport,
+    ImpactSeverity,
     PlannedFrom,
-    Severity,
     TypeChange,
     render_markdown,
 )
@@ -21,21 +21,21 @@ from faucet_core.impact import (
 
 def _report() -> ImpactReport:
     change = ColumnChange(
-        "email", ChangeKind.RETYPED, "string", "string|null", Severity.ADDITIVE,
+        "email", ChangeKind.RETYPED, "string", "string|null", ImpactSeverity.ADDITIVE,
         TypeChange.WIDENING,
     )  # fmt: skip
     sink = AffectedDataset(
-        "file:///odd`name|x.csv", "id0", 0, Severity.BREAKING, ("job",),
+        "file:///odd`name|x.csv", "id0", 0, ImpactSeverity.BREAKING, ("job",),
         (ColumnRead("email", (), (change.label,)),), (), ("team|a",),
-        (ConsumerHit("dash", "dashboard", "#bi | ops", (), Severity.BREAKING),),
+        (ConsumerHit("dash", "dashboard", "#bi | ops", (), ImpactSeverity.BREAKING),),
     )  # fmt: skip
     down = AffectedDataset(
-        "file:///b.csv", "id1", 1, Severity.BREAKING, ("job2",),
+        "file:///b.csv", "id1", 1, ImpactSeverity.BREAKING, ("job2",),
         (ColumnRead("contact", ("email",), ("email removed",)),), (), (), (),
         opaque_from="file:///c.csv", opaque_edge=True,
     )  # fmt: skip
     return ImpactReport(
-        Severity.BREAKING, PlannedFrom.DECLARED, "file:///odd`name|x.csv", "id0", "run-1", 5,
+        ImpactSeverity.BREAKING, PlannedFrom.DECLARED, "file:///odd`name|x.csv", "id0", "run-1", 5,
         (change,), (sink, down), ("team|a",), ("a note with ``` inside",),
     )  # fmt: skip
 

@@ -14,8 +14,8 @@ from faucet_core.catalog import Catalog, SchemaField
 from faucet_core.errors import ImpactError
 from faucet_core.impact import (
     ImpactReport,
+    ImpactSeverity,
     PlannedFrom,
-    Severity,
     TypeChange,
     from_declared,
     from_lineage,
@@ -57,7 +57,7 @@ def _by_uri(report: ImpactReport) -> dict[str, object]:
 def test_declared_rename_widening_contract_consumers_opaque(catalog: Catalog) -> None:
     report = plan_impact(catalog, A.uri, DECLARED, renames={"email": "mail"})
     expect("declared_rename", report)
-    assert report.severity is Severity.BREAKING
+    assert report.severity is ImpactSeverity.BREAKING
     delta = {(c.column, c.change.value, c.severity.value) for c in report.schema_delta}
     assert delta == {
         ("amount", "retyped", "additive"),
@@ -66,12 +66,12 @@ def test_declared_rename_widening_contract_consumers_opaque(catalog: Catalog) ->
     }
     got = {a.dataset: (a.depth, a.severity) for a in report.affected}
     assert got == {
-        A.uri: (0, Severity.BREAKING),
-        B.uri: (1, Severity.BREAKING),
-        C.uri: (2, Severity.UNKNOWN),
-        D.uri: (3, Severity.UNKNOWN),
-        "file:///data/f.csv": (2, Severity.BREAKING),
-        "file:///data/g.csv": (3, Severity.BREAKING),
+        A.uri: (0, ImpactSeverity.BREAKING),
+        B.uri: (1, ImpactSeverity.BREAKING),
+        C.uri: (2, ImpactSeverity.UNKNOWN),
+        D.uri: (3, ImpactSeverity.UNKNOWN),
+        "file:///data/f.csv": (2, ImpactSeverity.BREAKING),
+        "file:///data/g.csv": (3, ImpactSeverity.BREAKING),
     }
     assert E.uri not in got  # reads only `name`, which did not change
     b = next(a for a in report.affected if a.dataset == B.uri)
@@ -92,7 +92,7 @@ def test_only_additive_changes_do_not_flow(catalog: Catalog) -> None:
         schema("id:integer", "email:string|null", "amount:number", "name:string", "x:boolean")
     )
     report = plan_impact(catalog, A.uri, planned)
-    assert report.severity is Severity.ADDITIVE
+    assert report.severity is ImpactSeverity.ADDITIVE
     assert [a.dataset for a in report.affected] == [A.uri]
     assert [c.name for c in report.affected[0].consumers] == ["raw-export"]
 
@@ -133,7 +133,11 @@ def test_lineage_planned_schema(catalog: Catalog) -> None:
         "removed",
     )
     email = next(c for c in report.schema_delta if c.column == "email")
-    assert (email.before, email.after, email.severity) == ("string", "integer", Severity.BREAKING)
+    assert (email.before, email.after, email.severity) == (
+        "string",
+        "integer",
+        ImpactSeverity.BREAKING,
+    )
 
 
 def test_a_column_the_lineage_does_not_mention_is_unknown_not_removed(catalog: Catalog) -> None:
@@ -143,7 +147,7 @@ def test_a_column_the_lineage_does_not_mention_is_unknown_not_removed(catalog: C
         {UPSTREAM.uri: (SchemaField("id", "integer"), SchemaField("email", "string"))},
     )
     report = plan_impact(catalog, A.uri, planned)
-    assert (report.severity, report.schema_delta, report.affected) == (Severity.NONE, (), ())
+    assert (report.severity, report.schema_delta, report.affected) == (ImpactSeverity.NONE, (), ())
     assert report.notes == (
         "amount, name: the declared column lineage does not mention them, so what the asset "
         "now writes there is unknown; left out of the delta (declare the column schema, or "
@@ -154,8 +158,8 @@ def test_a_column_the_lineage_does_not_mention_is_unknown_not_removed(catalog: C
 def test_unknown_planned_schema_is_unknown_never_none(catalog: Catalog) -> None:
     report = plan_impact(catalog, A.uri, unknown())
     expect("unknown", report)
-    assert report.severity is Severity.UNKNOWN
-    assert {a.severity for a in report.affected} == {Severity.UNKNOWN}
+    assert report.severity is ImpactSeverity.UNKNOWN
+    assert {a.severity for a in report.affected} == {ImpactSeverity.UNKNOWN}
     assert E.uri in {a.dataset for a in report.affected}
 
 

@@ -19,8 +19,8 @@ import pytest
 from faucet_core.catalog import Catalog, DatasetRef, JobRef, Observation, RunRecord, RunState
 from faucet_core.errors import ImpactError
 from faucet_core.impact import (
+    ImpactSeverity,
     SampleRule,
-    Severity,
     from_sample,
     from_sample_file,
     plan_impact,
@@ -114,7 +114,7 @@ def test_a_sample_of_the_current_data_gives_an_empty_delta(
 ) -> None:
     for name, path in write_all(ROWS, tmp_path).items():
         report = plan_impact(catalog, sink.uri, from_sample_file(path))
-        assert (name, report.schema_delta, report.severity) == (name, (), Severity.NONE), (
+        assert (name, report.schema_delta, report.severity) == (name, (), ImpactSeverity.NONE), (
             render_text(report)
         )
         want = SampleRule.UNTYPED if name.endswith(".jsonl") else SampleRule.TYPED
@@ -140,10 +140,10 @@ def test_typed_sample_states_its_columns_an_absent_one_is_removed(
             continue
         assert report.sample_rule is SampleRule.TYPED
         assert changes == [
-            ("amount", "removed", Severity.BREAKING),
-            ("name", "removed", Severity.BREAKING),
+            ("amount", "removed", ImpactSeverity.BREAKING),
+            ("name", "removed", ImpactSeverity.BREAKING),
         ], name
-        assert report.severity is Severity.BREAKING
+        assert report.severity is ImpactSeverity.BREAKING
         got = {a.dataset: a for a in report.affected}
         assert [(r.column, r.reads) for r in got[B.uri].reads] == [("total", ("amount",))]
         assert [(r.column, r.reads) for r in got[E.uri].reads] == [("label", ("name",))]
@@ -168,7 +168,7 @@ def test_a_typed_column_with_no_values_is_present_not_removed(catalog: Catalog) 
         ("name", "retyped", "string|null"),
     ]
     assert {c.direction.value for c in report.schema_delta if c.direction} == {"widening"}
-    assert report.severity is Severity.ADDITIVE
+    assert report.severity is ImpactSeverity.ADDITIVE
 
 
 def test_json_integers_fit_a_sized_column_only_when_their_values_do(catalog: Catalog) -> None:

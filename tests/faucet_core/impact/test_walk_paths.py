@@ -28,7 +28,7 @@ from faucet_core.catalog import (
     RunState,
     SchemaField,
 )
-from faucet_core.impact import Severity, from_declared, plan_impact, render_text
+from faucet_core.impact import ImpactSeverity, from_declared, plan_impact, render_text
 
 T0 = dt.datetime(2026, 2, 1, tzinfo=dt.timezone.utc)
 COLS = ("c0", "c1", "c2")
@@ -217,7 +217,7 @@ def test_plan_equals_the_union_over_every_path(
     for i, s in want.items():
         a = got[ref(i).uri]
         assert a.depth == s.depth
-        assert a.severity is (Severity.BREAKING if s.cols else Severity.UNKNOWN)
+        assert a.severity is (ImpactSeverity.BREAKING if s.cols else ImpactSeverity.UNKNOWN)
         assert {r.column: (set(r.reads), set(r.because)) for r in a.reads} == {
             c: (s.reads[c], s.cols[c]) for c in s.cols
         }
@@ -296,24 +296,24 @@ def test_cost_cap_reads_removed_budget_eur_is_breaking_past_an_opaque_path(ads: 
     report = plan_impact(ads, CAMPAIGNS.uri, from_declared((SchemaField("id", "integer"),)))
     got = {a.dataset: a for a in report.affected}
     budgets = got[BUDGETS.uri]
-    assert budgets.severity is Severity.BREAKING
+    assert budgets.severity is ImpactSeverity.BREAKING
     assert [(r.column, r.reads, r.because) for r in budgets.reads] == [
         ("cost_cap", ("budget_eur",), ("budget_eur removed",))
     ]
     assert budgets.depth == 2  # the fewest hops: over the opaque spend_sql step
     assert [(c.name, c.severity) for c in budgets.consumers] == [
-        ("campaign-list", Severity.UNKNOWN),  # campaign is not known to change, may change
-        ("caps", Severity.BREAKING),
+        ("campaign-list", ImpactSeverity.UNKNOWN),  # campaign is not known to change, may change
+        ("caps", ImpactSeverity.BREAKING),
     ]
     assert (budgets.opaque_from, budgets.opaque_edge) == (SPEND.uri, False)
     spend = got[SPEND.uri]
     assert (spend.severity, spend.depth, spend.opaque_from, spend.opaque_edge) == (
-        Severity.BREAKING,
+        ImpactSeverity.BREAKING,
         1,
         CAMPAIGNS.uri,
         True,
     )
-    assert report.severity is Severity.BREAKING
+    assert report.severity is ImpactSeverity.BREAKING
     text = render_text(report)
     assert (
         f"  [breaking] depth 2 {BUDGETS.uri} (written by ads/budgets)\n"
@@ -325,7 +325,7 @@ def test_cost_cap_reads_removed_budget_eur_is_breaking_past_an_opaque_path(ads: 
 
 def test_depth_is_the_fewest_hops_and_the_bound_cuts_the_longer_known_path(ads: Catalog) -> None:
     planned = from_declared((SchemaField("id", "integer"),))
-    for depth, severity in ((2, Severity.UNKNOWN), (3, Severity.BREAKING)):
+    for depth, severity in ((2, ImpactSeverity.UNKNOWN), (3, ImpactSeverity.BREAKING)):
         report = plan_impact(ads, CAMPAIGNS.uri, planned, depth=depth)
         budgets = next(a for a in report.affected if a.dataset == BUDGETS.uri)
         assert (budgets.depth, budgets.severity) == (2, severity)

@@ -9,7 +9,7 @@ from typing import Any
 from faucet_core.config import OnDrift
 from faucet_core.drift import DriftFinding, DriftMetric, DriftTest
 from faucet_core.drift.model import DriftScale
-from faucet_core.notify import DriftNotification, NotifiedFinding, Severity
+from faucet_core.notify import CheckSeverity, DriftNotification, NotifiedFinding
 
 WHEN = dt.datetime(2026, 9, 25, 2, 0, 4, tzinfo=dt.timezone.utc)
 RUN_ID = "0199a3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d"
@@ -185,7 +185,7 @@ def notification(
         "run_id": RUN_ID,
         "evaluated_at": WHEN,
         "on_drift": OnDrift.NOTIFY,
-        "severity": Severity.WARN,
+        "severity": CheckSeverity.WARN,
     }
     values.update(overrides)
     return DriftNotification(**values)

@@ -9,9 +9,9 @@ import pytest
 from faucet_core.config import OnDrift
 from faucet_core.errors import NotifyError
 from faucet_core.notify import (
+    CheckSeverity,
     DriftNotification,
     NotificationKind,
-    Severity,
     json_payload,
     plain_text,
     slack_blocks,
@@ -32,7 +32,7 @@ def _error(**overrides: object) -> DriftNotification:
         "run_id": RUN_ID,
         "evaluated_at": WHEN,
         "on_drift": OnDrift.FAIL,
-        "severity": Severity.ERROR,
+        "severity": CheckSeverity.ERROR,
         "kind": NotificationKind.PROFILE_CHECK_ERROR,
         "error": ERROR,
         "run_url": "https://d.example/runs/x",
@@ -65,7 +65,7 @@ def test_slack_shows_the_error_escaped_with_its_asset_and_run() -> None:
     assert "<sqlite" not in section["text"]["text"]
     assert fields["fields"][0]["text"] == "*Asset*\n`sales/orders`"
     assert "<https://d.example/runs/x|Open the run in Dagster>" in json.dumps(context)
-    warn = slack_blocks(_error(severity=Severity.WARN, on_drift=OnDrift.NOTIFY))
+    warn = slack_blocks(_error(severity=CheckSeverity.WARN, on_drift=OnDrift.NOTIFY))
     assert warn[0]["text"]["text"].startswith(":warning:")
 
 

@@ -15,8 +15,8 @@ from faucet_core.notify import (
     MAX_HEADER_CHARS,
     MAX_SECTION_CHARS,
     MAX_TEXT_CHARS,
+    CheckSeverity,
     NotifiedFinding,
-    Severity,
     plain_text,
     slack_blocks,
     slack_text,
@@ -44,7 +44,9 @@ CASES = {
     "type_mix": notification(type_mix()),
     "psi": notification(psi()),
     "rescale": notification(rescale()),
-    "floor_on_fail": notification(floor_change(), on_drift=OnDrift.FAIL, severity=Severity.ERROR),
+    "floor_on_fail": notification(
+        floor_change(), on_drift=OnDrift.FAIL, severity=CheckSeverity.ERROR
+    ),
     "classified_new_value": notification(
         NotifiedFinding.of(new_value("email", "ann@example.com"), classified=True)
     ),

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from faucet_core.impact import ImpactReport, Severity
+from faucet_core.impact import ImpactReport, ImpactSeverity
 from faucet_dagster.cli import main
 from faucet_dagster.plan.impact import plan_change_impact
 from tests.faucet_dagster.dbt.project import BuiltProject, copy_example, dbt_on_path, example_module
@@ -66,13 +66,13 @@ def _affected(report: ImpactReport) -> dict[str, Any]:
 
 
 def test_the_dropped_column_is_the_delta(report: ImpactReport) -> None:
-    assert report.severity is Severity.BREAKING
+    assert report.severity is ImpactSeverity.BREAKING
     assert [(c.column, c.change.value) for c in report.schema_delta] == [("email", "removed")]
 
 
 def test_it_reaches_the_mart_column_the_contract_and_the_exposure(report: ImpactReport) -> None:
     dim = _affected(report)[DIM]
-    assert dim.severity is Severity.BREAKING
+    assert dim.severity is ImpactSeverity.BREAKING
     assert [r.column for r in dim.reads] == ["email"]
     (contract,) = dim.contracts
     assert re.fullmatch(r"[0-9a-f]{12}", contract.version)  # dbt's contract checksum
@@ -98,7 +98,7 @@ def test_a_model_that_reads_other_columns_is_not_affected(report: ImpactReport) 
 
 def test_the_python_model_is_an_opaque_edge(report: ImpactReport) -> None:
     segments = _affected(report)[SEGMENTS]
-    assert segments.severity is Severity.UNKNOWN
+    assert segments.severity is ImpactSeverity.UNKNOWN
     assert segments.opaque_edge is True
 
 

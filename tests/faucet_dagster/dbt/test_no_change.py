@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from faucet_core.catalog import Catalog
-from faucet_core.impact import Severity
+from faucet_core.impact import ImpactSeverity
 from faucet_dagster.cli import main
 from faucet_dagster.plan.impact import plan_change_impact
 from tests.faucet_dagster.dbt.project import BuiltProject
@@ -48,7 +48,7 @@ def test_no_asset_of_the_unchanged_project_plans_a_break_or_an_addition(
         for a in (plan.report.affected if plan.report else ())
     }
     assert len(change.plans) == 12
-    gate = (Severity.BREAKING, Severity.ADDITIVE)
+    gate = (ImpactSeverity.BREAKING, ImpactSeverity.ADDITIVE)
     assert {k: s for k, s in severities.items() if s in gate} == {}
     deltas = {p.asset: p.report.schema_delta for p in change.plans if p.report}
     assert deltas["marts/dim_customers"] == ()

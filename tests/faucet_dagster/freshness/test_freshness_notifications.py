@@ -118,13 +118,13 @@ def test_warn_sends_nothing(http: FakeHttp) -> None:
 def test_the_slack_message_of_each_episode() -> None:
     from faucet_core.config import OnDrift
     from faucet_core.errors import NotifyError
-    from faucet_core.notify import DriftNotification, NotificationKind, Severity, slack_blocks
+    from faucet_core.notify import CheckSeverity, DriftNotification, NotificationKind, slack_blocks
 
     def made(episode: str, summary: str | None = "text") -> DriftNotification:
         return DriftNotification(
             asset="orders", check="faucet_freshness", findings=(), first_index=0,
             total_findings=0, run_id="", evaluated_at=utc(2026, 11, 9, 10),
-            on_drift=OnDrift.NOTIFY, severity=Severity.WARN,
+            on_drift=OnDrift.NOTIFY, severity=CheckSeverity.WARN,
             kind=NotificationKind.PROFILE_FRESHNESS, summary=summary, episode=episode,
         )  # fmt: skip
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faucet_core.catalog import Catalog
-from faucet_core.impact import Severity
+from faucet_core.impact import ImpactSeverity
 from faucet_dagster.lineage.record import asset_run_record
 from faucet_dagster.plan.impact import plan_change_impact
 
@@ -161,7 +161,7 @@ def test_planning_an_unchanged_project_finds_no_break_and_no_addition(
         for plan in change.plans
         if plan.report is not None
         for a in plan.report.affected
-        if a.severity in (Severity.BREAKING, Severity.ADDITIVE)
+        if a.severity in (ImpactSeverity.BREAKING, ImpactSeverity.ADDITIVE)
     }
     assert found == set()
     assert all(p.report is not None for p in change.plans)  # every asset has a recorded run

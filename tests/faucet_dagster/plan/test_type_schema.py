@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from faucet_core.catalog import Catalog
-from faucet_core.impact import ImpactReport, PlannedFrom, Severity
+from faucet_core.impact import ImpactReport, ImpactSeverity, PlannedFrom
 from faucet_dagster import build_profile_checks
 from faucet_dagster.plan.impact import plan_asset_impact
 from tests.faucet_dagster.helpers import materialize
@@ -59,7 +59,7 @@ def _plan(tmp_path: Path, planned_columns: dict[str, str]) -> ImpactReport:
 def test_the_unchanged_type_plans_no_change(tmp_path: Path) -> None:
     report = _plan(tmp_path, DTYPES)
     assert report.planned_from is PlannedFrom.DECLARED
-    assert (report.severity, report.schema_delta) == (Severity.NONE, ())
+    assert (report.severity, report.schema_delta) == (ImpactSeverity.NONE, ())
     assert report.notes[0] == (
         "planned from the table schema of the asset's Dagster type (no dagster/column_schema)"
     )
@@ -67,7 +67,7 @@ def test_the_unchanged_type_plans_no_change(tmp_path: Path) -> None:
 
 def test_a_column_the_type_no_longer_declares_is_removed(tmp_path: Path) -> None:
     report = _plan(tmp_path, {k: v for k, v in DTYPES.items() if k != "name"})
-    assert report.severity is Severity.BREAKING
+    assert report.severity is ImpactSeverity.BREAKING
     assert [(c.column, c.change.value) for c in report.schema_delta] == [("name", "removed")]
 
 
@@ -128,13 +128,13 @@ def test_a_dagster_pandas_type_declares_its_columns(tmp_path: Path) -> None:
     assert [(f.name, f.type) for f in declared] == list(DTYPES.items())
     unchanged = _plan_pandas(tmp_path, _pandas_customers(list(DTYPES)))
     assert unchanged.planned_from is PlannedFrom.DECLARED
-    assert (unchanged.severity, unchanged.schema_delta) == (Severity.NONE, ())
+    assert (unchanged.severity, unchanged.schema_delta) == (ImpactSeverity.NONE, ())
 
 
 @beta
 def test_a_column_a_dagster_pandas_type_drops_is_removed(tmp_path: Path) -> None:
     report = _plan_pandas(tmp_path, _pandas_customers(["id", "score", "seen_at"]))
-    assert report.severity is Severity.BREAKING
+    assert report.severity is ImpactSeverity.BREAKING
     assert [(c.column, c.change.value) for c in report.schema_delta] == [("name", "removed")]
 
 
