@@ -16,7 +16,7 @@ from functools import cached_property
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.band import Band
-from faucet_core.drift.draws import effective_draws, long_tail_chance, long_tail_length_chance
+from faucet_core.drift.draws import effective_draws
 from faucet_core.drift.extremes import (
     constant_left_by_chance,
     constant_length_left_by_chance,
@@ -27,6 +27,7 @@ from faucet_core.drift.extremes import (
     tail_thinned,
 )
 from faucet_core.drift.limits import tail_probability
+from faucet_core.drift.longtail import long_tail_chance, long_tail_length_chance
 from faucet_core.drift.model import DriftMetric
 from faucet_core.drift.series import SeriesTest, draws, judge_test
 

@@ -43,7 +43,6 @@ from collections.abc import Sequence
 
 import datasketches as ds
 
-from faucet_core.drift.longtail import long_tail_chance, long_tail_length_chance
 from faucet_core.drift.pool import Pool, pool_of
 from faucet_core.errors import SketchError
 from faucet_core.profile.model import ColumnProfile
@@ -55,8 +54,6 @@ __all__ = [
     "design_effect",
     "effective_draws",
     "inward_chance",
-    "long_tail_chance",
-    "long_tail_length_chance",
     "off_value_score",
     "outward_chance",
     "point_mass",

@@ -1,7 +1,6 @@
 """Text values as an Arrow string array (:func:`string_array`).
 
-How a value becomes JSON text is :mod:`faucet_core.profile.jsontext`; its names are
-re-exported here for the callers that import them from this module.
+How a value becomes JSON text is :mod:`faucet_core.profile.jsontext`.
 """
 
 from __future__ import annotations
@@ -11,22 +10,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from faucet_core.profile.jsontext import (
-    canonical_json,
-    datetime64_value,
-    is_missing,
-    json_default,
-)
 from faucet_core.profile.names import scrub_text
 
-__all__ = [
-    "canonical_json",
-    "datetime64_value",
-    "is_missing",
-    "json_default",
-    "scrub_text",
-    "string_array",
-]
+__all__ = ["string_array"]
 
 
 def string_array(values: Iterable[Any], arrow_type: pa.DataType | None = None) -> pa.Array:

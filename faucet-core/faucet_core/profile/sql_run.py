@@ -25,6 +25,7 @@ from sqlalchemy.sql import util as sql_util
 from faucet_core.config import ProfilingConfig
 from faucet_core.errors import FaucetError, ProfilingInputError, typed_line
 from faucet_core.profile import sql_distinct
+from faucet_core.profile.columns import select_columns
 from faucet_core.profile.model import ColumnProfile, JsonType, NumericStats, StringStats, TopValue
 from faucet_core.profile.policy import NESTED_SAMPLE, SAMPLE_PER_BATCH, SAMPLE_PER_COLUMN
 from faucet_core.profile.sketches import SketchParams
@@ -42,7 +43,6 @@ from faucet_core.profile.sql_values import (
     float_or_nan,
     json_type,
     kind_of,
-    select_columns,
     shortest,
 )
 from faucet_core.profile.table import TableProfile

@@ -3,7 +3,7 @@
 How a SQL type is profiled (:class:`Kind`), how a value read back from the database is
 written as the in-memory profiler writes it (JSON text of top values, ISO 8601 temporals,
 decimals as Arrow converts them). Which columns a profile covers is
-:func:`faucet_core.profile.columns.select_columns` (re-exported here).
+:func:`faucet_core.profile.columns.select_columns`.
 Nothing here imports pyarrow or numpy unless a value needs them (a decimal or a
 single-precision float column).
 """
@@ -17,7 +17,6 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from faucet_core.profile.columns import select_columns
 from faucet_core.profile.jsontext import (
     boolean_text,
     integer_text,
@@ -42,7 +41,6 @@ __all__ = [
     "json_key",
     "json_type",
     "kind_of",
-    "select_columns",
     "shortest",
     "top",
 ]

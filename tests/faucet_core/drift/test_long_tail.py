@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.drift import DriftMetric, detect_drift
 from faucet_core.drift.detector import run_detection
-from faucet_core.drift.draws import long_tail_chance, long_tail_length_chance
+from faucet_core.drift.longtail import long_tail_chance, long_tail_length_chance
 
 CONFIG = ProfilingConfig()
 
