@@ -77,6 +77,32 @@ def test_strings_beyond_the_block_limit_are_left_to_the_caller() -> None:
     assert hll_hash.string_coupons(pa.array(["a", long]), EMPTY) is None
 
 
+def test_arrays_longer_than_a_block_hash_as_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrays are hashed HASH_BLOCK values at a time; the coupons are those of hashing the
+    whole array at once, at every block boundary (a block size of 7 puts many in view)."""
+    rng = np.random.default_rng(10)
+    ints = rng.integers(-(2**63), 2**63 - 1, 100, dtype=np.int64)
+    floats = rng.normal(0.0, 1e6, 100)
+    texts = ["", *("".join(rng.choice(list("ab€z"), int(n))) for n in rng.integers(0, 40, 99))]
+    strings = pa.array(["skipped", *texts]).slice(1)
+    whole = (
+        hll_hash.int_coupons(ints).coupon(),
+        hll_hash.float_coupons(floats).coupon(),
+        hll_hash.string_coupons(strings, EMPTY),
+    )
+    monkeypatch.setattr(hll_hash, "HASH_BLOCK", 7)
+    assert hll_hash.int_coupons(ints).coupon().tolist() == whole[0].tolist()
+    assert hll_hash.float_coupons(floats).coupon().tolist() == whole[1].tolist()
+    blocked = hll_hash.string_coupons(strings, EMPTY)
+    assert blocked is not None
+    assert whole[2] is not None
+    assert blocked.coupon().tolist() == whole[2].coupon().tolist()
+    assert blocked.coupon().tolist() == [library_coupon(t if t else EMPTY) for t in texts]
+    # a string too long for the hash in a later block leaves the whole array to the caller
+    long = "y" * (16 * hll_hash.MAX_STRING_BLOCKS + 16)
+    assert hll_hash.string_coupons(pa.array([*texts[:20], long]), EMPTY) is None
+
+
 def test_ranks_count_leading_zeros_exactly() -> None:
     words = [0, 1, 2**11 - 1, 2**11, 2**12 + 5, 2**52, 2**53 - 1, 2**53, 2**63, 2**64 - 1]
     words += [2**b - 1 for b in range(1, 65)] + [2**b for b in range(64)]
