@@ -110,3 +110,29 @@ def test_new_values_that_arrive_in_clusters_are_counted_in_clusters() -> None:
     singles = [_hours(s) for s in range(20)]
     single_lists = [value_list(p.columns["weather"], p.params.top_values) for p in singles]
     assert new_value_cluster([v for v in single_lists if v is not None]) == 1.0
+
+
+def _sky(cloudy: int, new: int = 0) -> TableProfile:
+    """A day of 24 hourly sky codes: ``cloudy`` hours cloudy, ``new`` hours a code never
+    seen, the rest clear."""
+    values = ["cloudy"] * cloudy + ["hail"] * new
+    values += ["clear"] * (24 - len(values))
+    return profile([{"sky": v} for v in values])
+
+
+def test_a_common_value_back_after_a_few_runs_is_no_cluster_of_new_values() -> None:
+    # three sunny days open the window, then cloudy hours on every day: cloudy "arrives"
+    # with 8 records once, but it is a member of the column's set (listed by most runs),
+    # not a sign that new values come 8 records at a time
+    baseline = [_sky(0) for _ in range(3)] + [_sky(6 + k % 5) for k in range(17)]
+    lists = [value_list(p.columns["sky"], p.params.top_values) for p in baseline]
+    past = [v for v in lists if v is not None]
+    assert len(past) == 20
+    assert new_value_cluster(past) == 1.0
+    # so five hours of a code never seen (21 %) are a new value, not a re-entry
+    found = detect_drift(_sky(8, new=5), baseline, CONFIG)
+    assert [(f.column, f.metric.value) for f in found] == [("sky", "new_value")]
+    # a value that only some runs list still teaches the cluster (a storm's name)
+    rare = [_sky(0) for _ in range(3)] + [_sky(8 if k < 4 else 0) for k in range(17)]
+    rare_lists = [value_list(p.columns["sky"], p.params.top_values) for p in rare]
+    assert new_value_cluster([v for v in rare_lists if v is not None]) == 4.5
