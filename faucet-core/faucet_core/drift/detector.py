@@ -15,7 +15,9 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
 6. ``value_tests``: new, vanished and shifted values of the stable categories;
 7. ``budget``: the run's false-alarm budget shared among every test of 5 and 6, then
    the series judged;
-8. ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
+8. ``means_of_moved_columns``: the mean of a column its min or max found, judged as
+   one test (:mod:`faucet_core.drift.shift`);
+   ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
    before move only with the mix, which the value tests judge;
    ``lengths_follow_the_calendar``: string lengths of dates written as text, in an
    unchanged format, move with the calendar;
@@ -50,6 +52,7 @@ from faucet_core.drift.rows import (
     row_count_test,
 )
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests, table_tail
+from faucet_core.drift.shift import means_of_moved_columns
 from faucet_core.drift.tail import TailEvidence
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import (
@@ -217,6 +220,11 @@ def _budget(d: Detection) -> None:
         d.findings.extend(_value_findings(h.name, now, before, d.config, count, d.cleared))
 
 
+def _means_of_moved_columns(d: Detection) -> None:
+    scale = d.tail.scale if d.tail is not None else 1.0
+    d.findings.extend(means_of_moved_columns(d.tests, d.findings, d.config, scale))
+
+
 def _lengths_follow_the_mix(d: Detection) -> None:
     """A column whose run lists all its values can change its string lengths only through
     its mix of values, when the value tests judge that mix: every value was listed in the
@@ -328,6 +336,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("series_tests", _series_tests),
     ("value_tests", _value_tests),
     ("budget", _budget),
+    ("means_of_moved_columns", _means_of_moved_columns),
     ("lengths_follow_the_mix", _lengths_follow_the_mix),
     ("lengths_follow_the_calendar", _lengths_follow_the_calendar),
     ("counts_follow_the_values", _counts_follow_the_values),

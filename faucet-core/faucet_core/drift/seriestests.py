@@ -170,7 +170,7 @@ def judge_series(
             if week is not None:
                 band = judge_test(test, test.value, test.series, config, n, week, tail)
             if band.drifted:
-                findings.append(_finding(test, band, n))
+                findings.append(finding_of(test, band, n))
             continue
         if not band.drifted:
             continue
@@ -178,11 +178,11 @@ def judge_series(
         if rule is not None:
             tally[rule] += 1
             continue
-        findings.append(_finding(test, band, n))
+        findings.append(finding_of(test, band, n))
     return findings
 
 
-def _finding(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
+def finding_of(test: SeriesTest, band: Band, tests: int) -> DriftFinding:
     spec = test.spec
     value, band = test.shown(band)
     message = series_message(
