@@ -1,4 +1,4 @@
-"""The real-data corpus: seventy-three public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: seventy-six public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -32,6 +32,7 @@ import heldout12
 import heldout13
 import heldout14
 import heldout15
+import heldout16
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -384,15 +385,29 @@ CORPUS: dict[str, Entry] = {
             heldout14.modtemp,
         ),
         Entry("poa15", "tune", "sensor (15-minute irradiance), narrow", heldout14.poa15),
-        # the fifteenth held-out half (corpus.md, declared 2026-12-04 before any run on it)
+        # the fifteenth held-out half (declared 2026-12-04), tune since the sixteenth was declared
         Entry(
             "eop",
-            "held-out",
+            "tune",
             "one row a day (Earth orientation measurements), wide",
             heldout15.eop,
         ),
-        Entry("msft", "held-out", "one row a day (a stock's prices)", heldout15.msft),
-        Entry("serf", "held-out", "sensor (15-minute AC power), narrow", heldout15.serf),
+        Entry("msft", "tune", "one row a day (a stock's prices)", heldout15.msft),
+        Entry("serf", "tune", "sensor (15-minute AC power), narrow", heldout15.serf),
+        # the sixteenth held-out half (corpus.md, declared 2026-12-05 before any run on it)
+        Entry(
+            "epa21",
+            "held-out",
+            "event log (vehicle configurations by release day), light, wide",
+            heldout16.epa21,
+        ),
+        Entry("nyair", "held-out", "one row a day (air quality readings), light", heldout16.nyair),
+        Entry(
+            "sfsolar",
+            "held-out",
+            "panel (two solar arrays' daily output), light",
+            heldout16.sfsolar,
+        ),
     )
 }
 """In the order of corpus.md."""

