@@ -68,7 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cannot check out {args.commit!r}: {made.stderr.strip()}", file=sys.stderr)
             return 2
         try:
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(HERE)])}
+            # the engine's folder since the two distributions (faucet-core/faucet_core),
+            # the tree's root before them (faucet_core/)
+            engine = tree / "faucet-core"
+            first = [str(engine)] if (engine / "faucet_core").is_dir() else []
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([*first, str(tree), str(HERE)])}
             child = [sys.executable, str(Path(__file__).resolve()), args.commit, "--child"]
             if args.tables:
                 child += ["--tables", args.tables]
