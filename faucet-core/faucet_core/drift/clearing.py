@@ -29,6 +29,7 @@ from faucet_core.drift.extremes import (
 from faucet_core.drift.limits import tail_probability
 from faucet_core.drift.longtail import long_tail_chance, long_tail_length_chance
 from faucet_core.drift.model import DriftMetric
+from faucet_core.drift.pool import one_draw_chance, pool_of
 from faucet_core.drift.series import SeriesTest, draws, judge_test
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "clearing_rule",
     "length_seen_before",
     "matched_by_a_past_run",
+    "one_record_among_the_pool",
     "within_the_long_tail",
 ]
 
@@ -183,6 +185,28 @@ def within_the_long_tail(test: SeriesTest, band: Band, alpha: float) -> bool:
     return chance is not None and chance > alpha
 
 
+def one_record_among_the_pool(test: SeriesTest, band: Band, alpha: float) -> bool:
+    """A run of one number (its mean, min and max are that one reading) that lies among
+    the baseline's pooled numbers (its runs' sketches, :func:`~faucet_core.drift.pool.
+    pool_of`) where one draw of them lands with a chance above ``alpha``
+    (:func:`~faucet_core.drift.pool.one_draw_chance`). One record is one draw of the
+    column's values, whatever the baseline's runs held: a light day's single rating of a
+    1940 film, after a window of days with hundreds of ratings whose years reach back that
+    far, is a draw of their years, though a band of run means, narrow because those runs
+    averaged many records, puts it 6 sigma out. A reading past every pooled number is left
+    to the other rules and its band (a rescale lands there)."""
+    if test.spec.statistic not in _LEVELS or test.factor != 1.0:
+        return False
+    numeric = test.profile.numeric
+    if numeric is None or numeric.count != 1 or numeric.mean is None:
+        return False
+    pooled = pool_of(test.past)
+    if pooled is None:
+        return False
+    chance = one_draw_chance(pooled[0], pooled[1], float(numeric.mean))
+    return chance is not None and chance > alpha
+
+
 def matched_by_a_past_run(test: SeriesTest, band: Band) -> bool:
     """A value no farther from the band's center than one of the baseline's own runs, on
     the same side. Among the baseline's k runs and this one, this run is then not the most
@@ -232,6 +256,7 @@ CLEARING_RULES: tuple[tuple[str, ClearingRule], ...] = (
     ("new_extreme_by_chance", _extreme_by_chance(outward_by_chance)),
     ("matched_by_a_past_run", lambda t, b, c: not t.spec.extreme and matched_by_a_past_run(t, b)),
     ("length_seen_before", lambda t, b, c: length_seen_before(t, b, c.alpha)),
+    ("one_record_among_the_pool", lambda t, b, c: one_record_among_the_pool(t, b, c.alpha)),
     ("within_the_long_tail", lambda t, b, c: within_the_long_tail(t, b, c.alpha)),
 )
 """The clearing rules in the order they are tried; the first that explains a candidate

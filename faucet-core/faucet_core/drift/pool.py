@@ -12,7 +12,7 @@ from faucet_core.errors import SketchError
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.sketches import load_kll
 
-__all__ = ["Pool", "pool_of"]
+__all__ = ["Pool", "one_draw_chance", "pool_of"]
 
 
 @dataclass(frozen=True)
@@ -82,3 +82,18 @@ def pool_of(past: Sequence[ColumnProfile]) -> tuple[Pool, int] | None:
     order = np.argsort(pairs[:, 0], kind="stable")
     weights = np.cumsum(pairs[order, 1])
     return Pool(pairs[order, 0], weights, error / float(weights[-1])), total
+
+
+def one_draw_chance(pool: Pool, total: int, value: float) -> float | None:
+    """The chance that one more draw of the pooled numbers lies at least as far out as
+    ``value`` on its side, with exchangeability among the ``total`` pooled numbers and it
+    (``(k + 1) / (total + 1)`` for the k pooled numbers at or beyond it, k read from the
+    pool's ranks, less the pool's rank error), times two for either side. None when
+    ``value`` lies beyond every pooled number: how far the column's tail reaches past what
+    the baseline held is not a rank's question."""
+    if total <= 0 or not (float(pool.values[0]) <= value <= float(pool.values[-1])):
+        return None
+    below = pool.get_rank(value, inclusive=True)
+    above = 1.0 - pool.get_rank(value, inclusive=False)
+    share = max(0.0, min(below, above) - pool.error)
+    return min(1.0, 2.0 * (share * total + 1.0) / (total + 1.0))
