@@ -18,6 +18,14 @@ from realsim import DETECTORS, FAULT_DETECTORS, RealResult
 from simulate import Finding
 
 
+def ranked(counter: Counter[str], most: int | None = None) -> list[tuple[str, int]]:
+    """The counter's items, most frequent first and ties by name: the same order from one run
+    to the next (``most_common`` keeps insertion order among ties, and the findings arrive
+    through sets whose order changes with each process's string hashing)."""
+    items = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+    return items if most is None else items[:most]
+
+
 def _per100(count: int, total: int) -> str:
     return f"{100 * count / total:.2f}" if total else "-"
 
@@ -138,7 +146,7 @@ def real_report(results: list[RealResult]) -> list[str]:
             counter: Counter[str] = Counter()
             for _, found in _quiet(res, label):
                 counter.update(f"{c}.{m}" for c, m in set(found))
-            top = ", ".join(f"{k} {v}" for k, v in counter.most_common(8)) or "none"
+            top = ", ".join(f"{k} {v}" for k, v in ranked(counter, 8)) or "none"
             lines.append(f"- {res.name} / {label}: {top}")
     for res in by_half["tune"]:
         faucet = dict(res.runs["faucet zscore"])
@@ -200,7 +208,7 @@ def _heads(tune: list[RealResult]) -> list[str]:
             for _, found in trials:
                 on_column = [m for c, m in found if c == column]
                 heads[on_column[0] if on_column else "-"] += 1
-            cells.append(f"{res.name} " + ", ".join(f"{m} {n}" for m, n in heads.most_common()))
+            cells.append(f"{res.name} " + ", ".join(f"{m} {n}" for m, n in ranked(heads)))
         lines.append(f"- {fault.name}: " + "; ".join(cells))
     return lines
 

@@ -31,7 +31,7 @@ import pyarrow as pa  # noqa: E402
 from corpus import CORPUS  # noqa: E402
 from faults import FAULTS  # noqa: E402
 from literal import literal_detect  # noqa: E402
-from realreport import real_report  # noqa: E402
+from realreport import ranked, real_report  # noqa: E402
 from realsim import RealResult, replay  # noqa: E402
 from simulate import (  # noqa: E402
     EXAMPLE_DAY,
@@ -310,7 +310,7 @@ def main() -> None:
     report += ["", "### Stable-run findings by column.metric (runs)", ""]
     for label, counter in causes.items():
         if counter:
-            top = ", ".join(f"{k} {v}" for k, v in counter.most_common(10))
+            top = ", ".join(f"{k} {v}" for k, v in ranked(counter, 10))
             report.append(f"- {label}: {top}")
     report += [
         "",
