@@ -78,8 +78,16 @@ def _faucet(
     baseline: Sequence[TableProfile],
     now: dt.datetime,
     times: Sequence[dt.datetime],
+    older: Sequence[TableProfile] = (),
 ) -> list[DriftFinding]:
-    return detect_drift(current, baseline, config, current_time=now, baseline_times=times)
+    return detect_drift(
+        current, baseline, config, current_time=now, baseline_times=times, older=older
+    )
+
+
+def older_runs(profiles: Sequence[TableProfile], lo: int) -> Sequence[TableProfile]:
+    """The runs before a window that starts at ``lo``: the newest ``memory`` of them."""
+    return profiles[max(0, lo - ZSCORE.memory) : lo]
 
 
 def _found(findings: Sequence[DriftFinding]) -> list[Finding]:
@@ -110,15 +118,21 @@ def replay(name: str) -> RealResult:
     for i in range(ZSCORE.min_history, len(profiles)):
         lo = max(0, i - window)
         base, base_times = profiles[lo:i], times[lo:i]
+        older = older_runs(profiles, lo)
         detection = run_detection(
-            profiles[i], base, ZSCORE, current_time=times[i], baseline_times=base_times
+            profiles[i],
+            base,
+            ZSCORE,
+            current_time=times[i],
+            baseline_times=base_times,
+            older=older,
         )
         z = detection.findings
         for rule, count in detection.cleared.items():
             result.cleared[rule] = result.cleared.get(rule, 0) + count
         result.messages[dates[i]] = [f.message for f in z]
         result.runs["faucet zscore"].append((dates[i], _found(z)))
-        q = _faucet(IQR, profiles[i], base, times[i], base_times)
+        q = _faucet(IQR, profiles[i], base, times[i], base_times, older)
         result.runs["faucet iqr"].append((dates[i], _found(q)))
         result.runs["literal zscore"].append((dates[i], literal_detect(profiles[i], base, ZSCORE)))
     _inject(result, table.days, profiles, times)
@@ -208,5 +222,12 @@ def _inject(
         caught = score is not None and limit is not None and score > limit
         result.watcher[fault.name] = (seen + caught, trials + 1)
         for label in FAULT_DETECTORS:
-            found = _faucet(configs[label], edited, profiles[lo:i], times[i], times[lo:i])
+            found = _faucet(
+                configs[label],
+                edited,
+                profiles[lo:i],
+                times[i],
+                times[lo:i],
+                older_runs(profiles, lo),
+            )
             result.faults[label][fault.name].append((days[i][0], _found(found)))

@@ -31,7 +31,7 @@ from typing import Any
 from corpus import CORPUS, load
 from corpusfaults import fault_context
 from realreport import _score
-from realsim import _found, fault_trials, recorded_at
+from realsim import _found, fault_trials, older_runs, recorded_at
 from simulate import ZSCORE
 
 from faucet_core import profile
@@ -69,11 +69,17 @@ def _rules_off(rules: Sequence[str]) -> Iterator[None]:
         clearing.CLEARING_RULES = kept
 
 
-def _detect(variant: Variant, current, past, now, times) -> list:
+def _detect(variant: Variant, current, past, now, times, older) -> list:
     stages, rules = variant
     with _rules_off(rules):
         return run_detection(
-            current, past, ZSCORE, current_time=now, baseline_times=times, stages=stages
+            current,
+            past,
+            ZSCORE,
+            current_time=now,
+            baseline_times=times,
+            older=older,
+            stages=stages,
         ).findings
 
 
@@ -89,7 +95,14 @@ def replay_table(name: str, variants: dict[str, Variant]) -> tuple[str, Replay]:
             continue
         lo = max(0, i - ZSCORE.window)
         for key, variant in variants.items():
-            found = _detect(variant, profiles[i], profiles[lo:i], times[i], times[lo:i])
+            found = _detect(
+                variant,
+                profiles[i],
+                profiles[lo:i],
+                times[i],
+                times[lo:i],
+                older_runs(profiles, lo),
+            )
             out["quiet"][key].append(_found(found))
     ctx = fault_context(tables, table.date_columns)
     for trial in fault_trials(tables, [d for d, _ in days], table.events, ctx):
@@ -99,7 +112,9 @@ def replay_table(name: str, variants: dict[str, Variant]) -> tuple[str, Replay]:
         lo = max(0, i - ZSCORE.window)
         current = profile(trial.table)
         for key, variant in variants.items():
-            found = _detect(variant, current, profiles[lo:i], times[i], times[lo:i])
+            found = _detect(
+                variant, current, profiles[lo:i], times[i], times[lo:i], older_runs(profiles, lo)
+            )
             out["faults"].setdefault((trial.fault.name, key), []).append(
                 _score(trial.fault, trial.column, _found(found))
             )

@@ -140,6 +140,15 @@ class ProfilingConfig(BaseModel):
     )
     window: int = Field(default=20, ge=2, le=1000, description="Rolling baseline size in runs.")
     min_history: int = Field(default=5, ge=2, description="Baseline runs before detection starts.")
+    memory: int = Field(
+        default=365,
+        ge=0,
+        le=100_000,
+        description=(
+            "Runs before the window that can explain a finding: a change two of them "
+            "made as well is the column's own past (0: none)."
+        ),
+    )
     method: DriftMethod = Field(
         default=DriftMethod.ZSCORE, description="zscore or iqr, for the numeric metrics."
     )

@@ -28,6 +28,7 @@ from faucet_core.db.schema import (
     catalog_snapshots,
     meta,
     metric_counters,
+    profile_memory,
     profile_runs,
     quarantine,
     revoked_sessions,
@@ -37,7 +38,7 @@ from faucet_core.errors import StoreSchemaError
 
 __all__ = ["LATEST", "current_version", "migrate"]
 
-LATEST = 8
+LATEST = 9
 _VERSION = "schema_version"
 
 
@@ -113,6 +114,12 @@ def _v8(conn: Connection) -> None:
     catalog_schema_changes.create(conn, checkfirst=True)
 
 
+def _v9(conn: Connection) -> None:
+    """Runs past the rolling window, without their sketches: the detector's memory.
+    Starts empty: memory begins with this version."""
+    profile_memory.create(conn, checkfirst=True)
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _v1,
     2: _v2,
@@ -122,6 +129,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     6: _v6,
     7: _v7,
     8: _v8,
+    9: _v9,
 }
 
 

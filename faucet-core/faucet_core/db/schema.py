@@ -33,6 +33,7 @@ __all__ = [
     "meta",
     "metadata",
     "metric_counters",
+    "profile_memory",
     "profile_runs",
     "quarantine",
     "revoked_sessions",
@@ -271,4 +272,18 @@ catalog_schema_changes = Table(
     Column("before", Text, nullable=False, default="[]"),
     Column("after", Text, nullable=False, default="[]"),
     Index("ix_faucet_schema_changes", "dataset_id", "changed_at"),
+)
+
+# Runs that left the rolling window, kept without their sketches (schema version 9): the
+# detector's memory (``memory`` in the profiling settings, drift/memory.py) reads them to
+# tell a column's seasonal or occasional change from drift. Pruned to ``memory`` per key.
+profile_memory = Table(
+    "faucet_profile_memory",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("baseline_id", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("profile", LargeBinary, nullable=False),
+    UniqueConstraint("baseline_id", "seq", name="uq_faucet_memory_seq"),
 )

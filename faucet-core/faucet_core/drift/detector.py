@@ -26,7 +26,11 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
 10. ``rescale``: a column whose numbers changed JSON type (whole to fractional) with no
     finding on its level gets its extreme when a rescale moved it beyond every baseline
     run by a factor of ten or more;
-11. ``root_cause``: one finding per column, headed by its most specific cause.
+11. ``root_cause``: one finding per column, headed by its most specific cause;
+12. ``seen_before_the_window``: a column finding that at least two runs older than the
+    window (up to ``memory`` of them) matched in every part is the column's own past
+    (:mod:`faucet_core.drift.memory`); the older runs are read only when there is a
+    finding to match.
 
 The rules that clear a candidate finding (a normal weekday, a calm day of readings, an
 extreme of fewer draws, ...) are counted under their names in ``Detection.cleared``.
@@ -41,6 +45,7 @@ from dataclasses import dataclass, field
 
 from faucet_core.config import ProfilingConfig
 from faucet_core.drift.labels import label_finding, label_value, names_run_date
+from faucet_core.drift.memory import seen_before
 from faucet_core.drift.model import DriftFinding, DriftMetric
 from faucet_core.drift.psi import psi_finding
 from faucet_core.drift.rescale import LEVEL_METRICS, NUMERIC_TYPES, rescale_finding
@@ -106,6 +111,8 @@ class Detection:
     """What the baseline's own runs said of the table's tail (stage ``budget``)."""
     done: bool = False
     """Set by a stage that settled the run (too short a baseline, an empty run)."""
+    older: Older | None = None
+    """The runs before the window (stage ``seen_before_the_window``)."""
 
     @property
     def budget_tests(self) -> int:
@@ -114,6 +121,10 @@ class Detection:
 
 
 Stage = Callable[[Detection], None]
+
+Older = Sequence[TableProfile] | Callable[[], Sequence[TableProfile]]
+"""The runs before the window, oldest first, or a function that reads them (called only
+when a finding needs them)."""
 
 
 def _history(d: Detection) -> None:
@@ -328,6 +339,23 @@ def _root_cause(d: Detection) -> None:
     d.findings = one_per_column(d.findings)
 
 
+def _seen_before_the_window(d: Detection) -> None:
+    """Clear the column findings that older runs matched (:mod:`faucet_core.drift.memory`)."""
+    if not d.findings or d.older is None or d.config.memory <= 0:
+        return
+    older = d.older() if callable(d.older) else d.older
+    older = list(older)[-d.config.memory :]
+    if not older:
+        return
+    kept = []
+    for f in d.findings:
+        if seen_before(f, older):
+            d.cleared["seen_before_the_window"] += 1
+        else:
+            kept.append(f)
+    d.findings = kept
+
+
 STAGES: tuple[tuple[str, Stage], ...] = (
     ("history", _history),
     ("volume", _volume),
@@ -342,6 +370,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("counts_follow_the_values", _counts_follow_the_values),
     ("rescale", _rescale),
     ("root_cause", _root_cause),
+    ("seen_before_the_window", _seen_before_the_window),
 )
 """The detection pipeline, in order (see the module docstring)."""
 
@@ -353,6 +382,7 @@ def run_detection(
     *,
     current_time: dt.datetime | None = None,
     baseline_times: Sequence[dt.datetime] | None = None,
+    older: Older | None = None,
     stages: Sequence[tuple[str, Stage]] = STAGES,
 ) -> Detection:
     """Run ``stages`` over one run and return what they gathered (see
@@ -363,6 +393,7 @@ def run_detection(
         config=config,
         baseline=list(baseline),
         times=None if times is None else (times[0], list(times[1])),
+        older=older,
     )
     for name, stage in stages:
         stage(d)
@@ -379,6 +410,7 @@ def detect_drift(
     *,
     current_time: dt.datetime | None = None,
     baseline_times: Sequence[dt.datetime] | None = None,
+    older: Older | None = None,
 ) -> list[DriftFinding]:
     """The drift findings of ``current`` against ``baseline`` (the rolling window of
     earlier runs, oldest first): at most one per column, in column order, headed by the
@@ -397,9 +429,19 @@ def detect_drift(
     were recorded; with them, a series with a weekly pattern is judged against the
     same weekday (:mod:`faucet_core.drift.weekly`). Pass both or neither; without
     them every run counts alike.
+
+    ``older`` are the runs before the window (oldest first; the newest ``config.memory``
+    of them are read), or a function returning them, called only when the run has a
+    finding: a column finding that two of them matched in every part is cleared
+    (:mod:`faucet_core.drift.memory`). Without them nothing is cleared this way.
     """
     return run_detection(
-        current, baseline, config, current_time=current_time, baseline_times=baseline_times
+        current,
+        baseline,
+        config,
+        current_time=current_time,
+        baseline_times=baseline_times,
+        older=older,
     ).findings
 
 

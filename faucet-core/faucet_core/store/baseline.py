@@ -17,6 +17,7 @@ from sqlalchemy import Connection
 from faucet_core.config import ProfilingConfig
 from faucet_core.db.schema import profile_runs
 from faucet_core.drift import DriftFinding, detect_drift
+from faucet_core.drift.detector import Older
 from faucet_core.errors import FaucetError, StoreCorruptError
 from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_profile
@@ -82,17 +83,19 @@ def _drift(
     baseline: Sequence[BaselineRun],
     config: ProfilingConfig,
     current_time: dt.datetime | None,
+    older: Older | None = None,
 ) -> list[DriftFinding]:
     """detect_drift with the runs' recorded times when every run has one."""
     times = [r.recorded_at for r in baseline]
     if current_time is None or any(t is None for t in times):
-        return detect_drift(current, [r.profile for r in baseline], config)
+        return detect_drift(current, [r.profile for r in baseline], config, older=older)
     return detect_drift(
         current,
         [r.profile for r in baseline],
         config,
         current_time=current_time,
         baseline_times=[t for t in times if t is not None],
+        older=older,
     )
 
 
@@ -102,12 +105,13 @@ def detect(
     baseline: Sequence[BaselineRun],
     config: ProfilingConfig,
     current_time: dt.datetime | None = None,
+    older: Older | None = None,
 ) -> tuple[list[DriftFinding], list[BaselineRun], list[SkippedRun]]:
     """Findings of ``current`` (recorded at ``current_time``) against ``baseline``; runs
     the detector cannot compute with are probed one by one, left out and returned as
-    skipped."""
+    skipped. ``older``: the runs before the window (the detector's memory)."""
     try:
-        return _drift(current, baseline, config, current_time), list(baseline), []
+        return _drift(current, baseline, config, current_time, older), list(baseline), []
     except _COMPUTE_ERRORS:
         pass
     usable: list[BaselineRun] = []
@@ -124,7 +128,7 @@ def detect(
     if len(usable) < config.min_history:
         return [], usable, bad
     try:
-        findings = _drift(current, usable, config, current_time)
+        findings = _drift(current, usable, config, current_time, older)
     except _COMPUTE_ERRORS as exc:
         raise StoreCorruptError(
             f"baseline {key}: drift detection failed on the stored baseline "

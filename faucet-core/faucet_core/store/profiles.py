@@ -16,7 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from faucet_core.config import ProfilingConfig
 from faucet_core.db.engine import DEFAULT_BUSY_TIMEOUT, database_error, make_engine, reader
 from faucet_core.db.migrations import current_version, migrate
-from faucet_core.db.schema import baseline_keys, profile_runs
+from faucet_core.db.schema import baseline_keys, profile_memory, profile_runs
 from faucet_core.db.transaction import Transaction
 from faucet_core.db.url import normalize_url, shown_url
 from faucet_core.errors import FaucetError, StoreCorruptError, StoreError
@@ -149,6 +149,9 @@ class ProfileStore:
             if not ids:
                 return 0
             runs = profile_runs.c.baseline_id.in_(ids)
+            # the detector's memory of these keys goes too (a column's reset included:
+            # without memory the detector only clears less)
+            conn.execute(delete(profile_memory).where(profile_memory.c.baseline_id.in_(ids)))
             if column is None:
                 count = conn.execute(delete(profile_runs).where(runs)).rowcount
                 conn.execute(delete(baseline_keys).where(baseline_keys.c.id.in_(ids)))

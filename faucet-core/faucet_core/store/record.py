@@ -27,6 +27,7 @@ from faucet_core.redact import redact
 from faucet_core.store.baseline import detect, load_baseline
 from faucet_core.store.codec import encode_findings, encode_profile
 from faucet_core.store.counters import add_counters, set_gauges
+from faucet_core.store.memory import load_memory, remember_leaving
 from faucet_core.store.models import (
     REPAIR_HINT,
     BaselineKey,
@@ -85,7 +86,14 @@ def record_run(
         findings: Sequence[DriftFinding] = ()
         # an empty run after runs with records is a finding even while warming up
         if len(usable) >= config.min_history or (profile.row_count == 0 and usable):
-            findings, usable, unusable = detect(bkey, profile, usable, config, when)
+            findings, usable, unusable = detect(
+                bkey,
+                profile,
+                usable,
+                config,
+                when,
+                older=lambda: load_memory(conn, bkey, baseline_id, config.memory),
+            )
             bad.extend(unusable)
         if findings:
             status = RunStatus.DRIFTED
@@ -113,6 +121,7 @@ def record_run(
         conn.execute(
             update(baseline_keys).where(baseline_keys.c.id == baseline_id).values(next_seq=seq + 1)
         )
+        remember_leaving(conn, bkey, baseline_id, config.window, config.memory)
         _prune(conn, baseline_id, config.window)
         _count(conn, bkey, status, findings, profile, config, len(usable), joins)
         outcome = ProfilingOutcome(
