@@ -13,6 +13,7 @@ is profiled once; the clean profiles serve every detector and every fault's base
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import statistics
 import time
 from collections.abc import Iterator, Sequence
@@ -81,13 +82,22 @@ def _faucet(
     older: Sequence[TableProfile] = (),
 ) -> list[DriftFinding]:
     return detect_drift(
-        current, baseline, config, current_time=now, baseline_times=times, older=older
+        current, baseline, config, current_time=now, baseline_times=times, **_memory(older)
     )
+
+
+_TAKES_OLDER = "older" in inspect.signature(run_detection).parameters
+"""A reference detector older than the memory stage (heldout_reference.py) takes no
+``older``: it is then passed nothing, and the detector judges as it did."""
+
+
+def _memory(older: Sequence[TableProfile]) -> dict[str, Sequence[TableProfile]]:
+    return {"older": older} if _TAKES_OLDER else {}
 
 
 def older_runs(profiles: Sequence[TableProfile], lo: int) -> Sequence[TableProfile]:
     """The runs before a window that starts at ``lo``: the newest ``memory`` of them."""
-    return profiles[max(0, lo - ZSCORE.memory) : lo]
+    return profiles[max(0, lo - getattr(ZSCORE, "memory", 0)) : lo]
 
 
 def _found(findings: Sequence[DriftFinding]) -> list[Finding]:
@@ -125,7 +135,7 @@ def replay(name: str) -> RealResult:
             ZSCORE,
             current_time=times[i],
             baseline_times=base_times,
-            older=older,
+            **_memory(older),
         )
         z = detection.findings
         for rule, count in detection.cleared.items():
