@@ -1,4 +1,4 @@
-"""The real-data corpus: eighty-two public daily tables shipped inside packages, one run per day.
+"""The real-data corpus: eighty-five public daily tables shipped inside packages, one run per day.
 
 The tables, their halves (``tune`` / ``held-out``) and their quiet-day rules were declared
 in ``corpus.md`` before the detector ran on them; this module implements that
@@ -35,6 +35,7 @@ import heldout15
 import heldout16
 import heldout17
 import heldout18
+import heldout19
 import pyarrow.csv as pacsv
 from corpusbase import (
     _add_holidays,
@@ -429,24 +430,43 @@ CORPUS: dict[str, Entry] = {
             "event log (an online wholesaler's invoice lines), heavy",
             heldout17.retail,
         ),
-        # the eighteenth held-out half (corpus.md, declared 2026-12-05 before any run on it)
+        # the eighteenth held-out half (declared 2026-12-05), tune since the nineteenth was declared
         Entry(
             "senators",
-            "held-out",
+            "tune",
             "event log (appointments to a senate, by day), light",
             heldout18.senators,
         ),
         Entry(
             "hhpower",
-            "held-out",
+            "tune",
             "sensor (a household's minute electricity readings), heavy",
             heldout18.hhpower,
         ),
         Entry(
             "gbsg",
-            "held-out",
+            "tune",
             "event log (a clinical trial's patients by day of diagnosis), light",
             heldout18.gbsg,
+        ),
+        # the nineteenth held-out half (corpus.md, declared 2026-12-07 before any run on it)
+        Entry(
+            "wikiviews",
+            "held-out",
+            "panel (ten web pages' daily views), light",
+            heldout19.wikiviews,
+        ),
+        Entry(
+            "expedia",
+            "held-out",
+            "event log (a travel site's hotel searches and bookings), wide",
+            heldout19.expedia,
+        ),
+        Entry(
+            "approval",
+            "held-out",
+            "one row a day (an approval rating's average and five pollsters' readings), light",
+            heldout19.approval,
         ),
     )
 }
