@@ -8,11 +8,12 @@ import datetime as dt
 
 import numpy as np
 import pyarrow as pa
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, func, select, update
 
 from faucet_core import ProfilingConfig, TableProfile, profile
 from faucet_core.db.schema import profile_memory
 from faucet_core.store import ProfileStore
+from faucet_core.store.codec import decode_profile
 from faucet_core.store.models import RunStatus
 
 START = dt.datetime(2025, 1, 6, 2, 0, tzinfo=dt.timezone.utc)
@@ -33,8 +34,6 @@ def _remembered(url: str) -> tuple[int, int]:
             count = conn.execute(select(func.count()).select_from(profile_memory)).scalar()
     finally:
         engine.dispose()
-    from faucet_core.store.codec import decode_profile
-
     sketched = sum(
         1
         for blob in rows
@@ -84,3 +83,29 @@ def test_the_memory_is_bounded_keeps_no_sketch_and_goes_with_a_reset(store_url: 
         assert _remembered(store_url) == (CONFIG.memory, 0)
         store.reset("weather")
         assert _remembered(store_url) == (0, 0)
+
+
+def test_a_damaged_remembered_run_is_left_out_and_loses_nothing(store_url: str) -> None:
+    """A remembered run that cannot be decoded only clears less: the record goes through
+    and the run's finding stands."""
+    with ProfileStore(store_url) as store:
+        seq = 0
+        for _ in range(2):
+            _record(store, seq, _day(seq, 85.0))
+            seq += 1
+            for _ in range(CONFIG.window):
+                _record(store, seq, _day(seq))
+                seq += 1
+        engine = create_engine(store_url)
+        try:
+            with engine.begin() as conn:
+                conn.execute(update(profile_memory).values(profile=b"not a profile"))
+        finally:
+            engine.dispose()
+        out = _record(store, seq, _day(seq, 80.0))
+        after = store.record(
+            "weather", _day(seq + 1), CONFIG, recorded_at=START + dt.timedelta(days=seq + 1)
+        )
+    assert out.status is RunStatus.DRIFTED
+    assert [f.key for f in out.findings] == ["wind.mean"]
+    assert after.status is RunStatus.STABLE
