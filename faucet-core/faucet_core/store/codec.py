@@ -19,8 +19,9 @@ _DECODE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, R
 _LEVEL = 1  # the stored JSON is mostly base64 sketches: higher levels cost 3x for 10 % less
 
 
-def encode_profile(profile: TableProfile) -> bytes:
-    return zlib.compress(profile.to_json().encode("utf-8"), _LEVEL)
+def encode_profile(profile: TableProfile, *, sketches: bool = True) -> bytes:
+    """``sketches=False``: the published statistics only (the detector's memory)."""
+    return zlib.compress(profile.to_json(sketches=sketches).encode("utf-8"), _LEVEL)
 
 
 def encode_findings(findings: Sequence[DriftFinding]) -> bytes:

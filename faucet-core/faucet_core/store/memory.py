@@ -9,8 +9,6 @@ a run has a finding to match, never for a stable run.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sqlalchemy import Connection, delete, insert, select
 
 from faucet_core.db.schema import profile_memory, profile_runs
@@ -19,14 +17,7 @@ from faucet_core.profile import TableProfile
 from faucet_core.store.codec import decode_profile, encode_profile
 from faucet_core.store.models import BaselineKey
 
-__all__ = ["load_memory", "remember_leaving", "without_sketches"]
-
-
-def without_sketches(profile: TableProfile) -> TableProfile:
-    """``profile`` with every column's sketches dropped."""
-    return replace(
-        profile, columns={n: replace(c, sketches={}) for n, c in profile.columns.items()}
-    )
+__all__ = ["load_memory", "remember_leaving"]
 
 
 def remember_leaving(
@@ -65,7 +56,7 @@ def remember_leaving(
                     "baseline_id": baseline_id,
                     "seq": r.seq,
                     "recorded_at": r.recorded_at,
-                    "profile": encode_profile(without_sketches(prof)),
+                    "profile": encode_profile(prof, sketches=False),
                 }
             )
         if rows:
