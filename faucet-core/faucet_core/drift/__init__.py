@@ -67,6 +67,11 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   absent. A drop in the count of fractional readings that their smaller spread accounts
   for (a calm day's temperatures) is not reported.
 
+First nulls — :mod:`~faucet_core.drift.newnulls`: a column with no null in any run on
+record (the window and the memory) that now holds nulls at the floor is a null_rate
+finding, unless the table's own runs show its columns gaining first nulls (its rate,
+shrunk toward the corpus's 5.5 in 10,000 runs, judged with a quarter of the budget).
+
 Run labels — :mod:`~faucet_core.drift.labels`: a column with one value per run (its
 date, month, season) is judged by its step, not its level: a new value is a new
 period; a label that moved every run and now stops, jumps or goes back is reported.

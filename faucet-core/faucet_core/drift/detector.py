@@ -15,7 +15,10 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
 6. ``value_tests``: new, vanished and shifted values of the stable categories;
 7. ``budget``: the run's false-alarm budget shared among every test of 5 and 6, then
    the series judged;
-8. ``means_of_moved_columns``: the mean of a column its min or max found, judged as
+8. ``nulls_new_to_the_column``: nulls in a column that held none in any run on record
+   (the window and the memory), judged once for the run against the table's own rate
+   of first nulls (:mod:`faucet_core.drift.newnulls`);
+   ``means_of_moved_columns``: the mean of a column its min or max found, judged as
    one test (:mod:`faucet_core.drift.shift`);
    ``lengths_follow_the_mix``: string lengths of a column whose values were all seen
    before move only with the mix, which the value tests judge;
@@ -44,10 +47,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from faucet_core.config import ProfilingConfig
-from faucet_core.drift.labels import label_finding, label_value, names_run_date
+from faucet_core.drift.categories import stable_category, value_findings
+from faucet_core.drift.labels import run_label_findings
+from faucet_core.drift.limits import tail_probability
 from faucet_core.drift.memory import seen_before
 from faucet_core.drift.model import DriftFinding, DriftMetric
-from faucet_core.drift.psi import psi_finding
+from faucet_core.drift.newnulls import NEW_NULL_TESTS, new_null_candidates, new_null_findings
 from faucet_core.drift.rescale import LEVEL_METRICS, NUMERIC_TYPES, rescale_finding
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.rows import (
@@ -64,11 +69,8 @@ from faucet_core.drift.valuelist import (
     ValueList,
     calendar_formats,
     is_calendar,
-    is_churning,
-    is_measurement,
     value_lists,
 )
-from faucet_core.drift.values import ShareJudge, new_values, vanished_values
 from faucet_core.drift.weekly import run_times, weekday_of
 from faucet_core.profile.model import ColumnProfile
 from faucet_core.profile.table import TableProfile
@@ -186,7 +188,7 @@ def _run_labels(d: Detection) -> None:
             known = [t for t in held if t is not None]
             if len(known) == len(held):
                 clock = (d.times[0], known)
-        label = _run_label(h.name, h.column, h.past, d.config.min_history, clock)
+        label = run_label_findings(h.name, h.column, h.past, d.config.min_history, clock)
         if label is None:
             rest.append(h)
             continue
@@ -228,7 +230,7 @@ def _budget(d: Detection) -> None:
     scale = d.tail.scale
     d.findings.extend(judge_series(d.tests, d.config, count, d.cleared, scale))
     for h, now, before in d.value_candidates:
-        d.findings.extend(_value_findings(h.name, now, before, d.config, count, d.cleared))
+        d.findings.extend(value_findings(h.name, now, before, d.config, count, d.cleared))
 
 
 def _means_of_moved_columns(d: Detection) -> None:
@@ -252,26 +254,10 @@ def _lengths_follow_the_mix(d: Detection) -> None:
         and not now.truncated
         and (
             set(now.shares) <= {k for lst in before for k in lst.shares}
-            or _stable_category(now, before, min_share)
+            or stable_category(now, before, min_share)
         )
     }
     _clear_metric(d, DriftMetric.STRING_LENGTH, settled, "lengths_follow_the_mix")
-
-
-def _stable_category(now: ValueList, before: list[ValueList], min_share: float) -> bool:
-    """The value tests judge the column's values: no reading, no calendar, no churn."""
-    return bool(before) and _not_a_category(now, before, min_share) is None
-
-
-def _not_a_category(now: ValueList, before: list[ValueList], min_share: float) -> str | None:
-    """The name of the first rule that says the column is no stable category, in order,
-    or None: only stable categories' values are judged."""
-    rules: tuple[tuple[str, Callable[[], bool]], ...] = (
-        ("readings_are_not_categories", lambda: is_measurement(before)),
-        ("calendar_values", lambda: is_calendar([now, before[-1]])),
-        ("churning_values", lambda: is_churning(before, min_share)),
-    )
-    return next((rule for rule, applies in rules if applies()), None)
 
 
 def _lengths_follow_the_calendar(d: Detection) -> None:
@@ -339,12 +325,37 @@ def _root_cause(d: Detection) -> None:
     d.findings = one_per_column(d.findings)
 
 
+def _older_runs(d: Detection) -> list[TableProfile]:
+    """The runs before the window that ``memory`` keeps, read on first use (once)."""
+    if d.older is None or d.config.memory <= 0:
+        return []
+    if callable(d.older):
+        d.older = list(d.older())
+    return list(d.older)[-d.config.memory :]
+
+
+def _nulls_new_to_the_column(d: Detection) -> None:
+    """Nulls in a column that held none in any run on record, judged once for the run
+    against the table's own rate of first nulls (:mod:`faucet_core.drift.newnulls`)."""
+    found = {f.column for f in d.findings if f.metric is DriftMetric.NULL_RATE}
+    window = [p for p, _ in d.kept]
+    candidates = [c for c in new_null_candidates(d.current, window) if c not in found]
+    if not candidates:
+        return
+    runs = [p for p in _older_runs(d) if p.row_count > 0] + window
+    alpha = tail_probability(d.config.method, d.config.effective_sensitivity) / NEW_NULL_TESTS
+    d.findings.extend(
+        new_null_findings(
+            d.current, runs, candidates, min_history=d.config.min_history, alpha=alpha
+        )
+    )
+
+
 def _seen_before_the_window(d: Detection) -> None:
     """Clear the column findings that older runs matched (:mod:`faucet_core.drift.memory`)."""
-    if not d.findings or d.older is None or d.config.memory <= 0:
+    if not d.findings:
         return
-    older = d.older() if callable(d.older) else d.older
-    older = list(older)[-d.config.memory :]
+    older = _older_runs(d)
     if not older:
         return
     kept = []
@@ -364,6 +375,7 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("series_tests", _series_tests),
     ("value_tests", _value_tests),
     ("budget", _budget),
+    ("nulls_new_to_the_column", _nulls_new_to_the_column),
     ("means_of_moved_columns", _means_of_moved_columns),
     ("lengths_follow_the_mix", _lengths_follow_the_mix),
     ("lengths_follow_the_calendar", _lengths_follow_the_calendar),
@@ -432,8 +444,10 @@ def detect_drift(
 
     ``older`` are the runs before the window (oldest first; the newest ``config.memory``
     of them are read), or a function returning them, called only when the run has a
-    finding: a column finding that two of them matched in every part is cleared
-    (:mod:`faucet_core.drift.memory`). Without them nothing is cleared this way.
+    finding or a column's first nulls: a column finding that two of them matched in
+    every part is cleared (:mod:`faucet_core.drift.memory`), and a column with a null
+    in one of them holds no first nulls (:mod:`faucet_core.drift.newnulls`). Without
+    them nothing is cleared this way, and the window alone is the record.
     """
     return run_detection(
         current,
@@ -443,58 +457,3 @@ def detect_drift(
         baseline_times=baseline_times,
         older=older,
     ).findings
-
-
-def _run_label(
-    name: str,
-    column: ColumnProfile,
-    past: Sequence[ColumnProfile],
-    min_history: int,
-    clock: tuple[dt.datetime, Sequence[dt.datetime]] | None = None,
-) -> list[DriftFinding] | None:
-    """The findings of a run label (one value per run, see
-    :mod:`faucet_core.drift.labels`), or None when the column is not one."""
-    now = label_value(column)
-    if now is None:
-        return None
-    before = [label_value(c) for c in past]
-    if any(v is None for v in before):
-        return None
-    several = sum(1 for c in (*past, column) if c.row_count - c.null_count >= 2)
-    if several < min_history:
-        # one value per run is no evidence of a label when runs hold one record each (a
-        # daily aggregate's every column does): a measurement is judged as one, unless
-        # its values name the runs' own dates
-        if clock is not None and names_run_date(now, before, clock):
-            return []
-        return None
-    found = label_finding(name, now, before, min_history, clock)
-    return [] if found is None else [found]
-
-
-def _value_findings(
-    name: str,
-    now: ValueList,
-    before: list[ValueList],
-    config: ProfilingConfig,
-    tests: int,
-    cleared: Counter[str],
-) -> list[DriftFinding]:
-    min_share = config.new_value_min_share
-    judge = ShareJudge.of(config, tests, before, cleared)
-    findings = new_values(name, now, before, judge)
-    findings.extend(vanished_values(name, now, before, judge))
-    if not findings:
-        psi = psi_finding(
-            name, now, before, config.psi_threshold, min_share, lambda: judge.volatility
-        )
-        if psi is not None:
-            findings.append(psi)
-    if not findings:
-        return []
-    # Only stable categories are judged (checked last: most runs have nothing to drop).
-    rule = _not_a_category(now, before, min_share)
-    if rule is not None:
-        cleared[rule] += len(findings)
-        return []
-    return findings

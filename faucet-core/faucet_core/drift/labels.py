@@ -47,7 +47,7 @@ from faucet_core.drift.messages import fmt_value
 from faucet_core.drift.model import DriftFinding, DriftMetric, DriftTest
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["JUMP_FACTOR", "label_finding", "label_value", "names_run_date"]
+__all__ = ["JUMP_FACTOR", "label_finding", "label_value", "names_run_date", "run_label_findings"]
 
 JUMP_FACTOR = 2.0
 """A forward step more than this multiple of the largest baseline step is a jump."""
@@ -311,3 +311,30 @@ def _finding(
         share=None if numeric else 1.0,
         baseline_share=None if numeric else 0.0,
     )
+
+
+def run_label_findings(
+    name: str,
+    column: ColumnProfile,
+    past: Sequence[ColumnProfile],
+    min_history: int,
+    clock: tuple[dt.datetime, Sequence[dt.datetime]] | None = None,
+) -> list[DriftFinding] | None:
+    """The findings of a run label (one value per run, see
+    :mod:`faucet_core.drift.labels`), or None when the column is not one."""
+    now = label_value(column)
+    if now is None:
+        return None
+    before = [label_value(c) for c in past]
+    if any(v is None for v in before):
+        return None
+    several = sum(1 for c in (*past, column) if c.row_count - c.null_count >= 2)
+    if several < min_history:
+        # one value per run is no evidence of a label when runs hold one record each (a
+        # daily aggregate's every column does): a measurement is judged as one, unless
+        # its values name the runs' own dates
+        if clock is not None and names_run_date(now, before, clock):
+            return []
+        return None
+    found = label_finding(name, now, before, min_history, clock)
+    return [] if found is None else [found]
