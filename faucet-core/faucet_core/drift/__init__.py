@@ -67,6 +67,11 @@ Series metrics (null_rate, distinct, mean, min, max, string_length) —
   absent. A drop in the count of fractional readings that their smaller spread accounts
   for (a calm day's temperatures) is not reported.
 
+A rescale — :mod:`~faucet_core.drift.rescale`, :mod:`~faucet_core.drift.spread`: a
+column whose numbers changed type, or whose spread fell ten times or more beyond chance
+(an F ratio against the baseline's narrowest run), with no finding on its level, gets its
+extreme as the finding when that moved ten times from the baseline's median.
+
 First nulls — :mod:`~faucet_core.drift.newnulls`: a column with no null in any run on
 record (the window and the memory) that now holds nulls at the floor is a null_rate
 finding, unless the table's own runs show its columns gaining first nulls (its rate,

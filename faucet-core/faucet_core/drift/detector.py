@@ -63,6 +63,7 @@ from faucet_core.drift.rows import (
 )
 from faucet_core.drift.seriestests import SeriesTest, judge_series, series_tests, table_tail
 from faucet_core.drift.shift import means_of_moved_columns
+from faucet_core.drift.spread import spread_factor, spread_rescaled
 from faucet_core.drift.tail import TailEvidence
 from faucet_core.drift.typemix import type_mix
 from faucet_core.drift.valuelist import (
@@ -312,11 +313,20 @@ def _rescale(d: Detection) -> None:
         for f in d.findings
         if f.metric is DriftMetric.TYPE_MIX and f.value_key in NUMERIC_TYPES
     }
+    alpha = tail_probability(d.config.method, d.config.effective_sensitivity) / max(
+        d.budget_tests, 1
+    )
     for h in d.columns:
-        if h.name in retyped and h.name not in scaled:
+        if h.name in scaled:
+            continue
+        found = None
+        if h.name in retyped:
             found = rescale_finding(h.name, h.column, h.past, retyped[h.name])
-            if found is not None:
-                d.findings.append(found)
+        elif spread_rescaled(h.column, h.past, alpha):
+            factor = spread_factor(h.column, h.past)
+            found = rescale_finding(h.name, h.column, h.past, None, spread=factor)
+        if found is not None:
+            d.findings.append(found)
 
 
 def _root_cause(d: Detection) -> None:

@@ -177,15 +177,24 @@ def rescale_message(
     band: tuple[float, float],
     runs: int,
     *,
-    whole: bool,
+    whole: bool | None,
+    spread: float | None = None,
 ) -> str:
     """A rescaled column's extreme (:mod:`faucet_core.drift.rescale`): how many times
-    it is from the baseline's median, the range of the baseline's runs, and the type
-    change that came with it."""
+    it is from the baseline's median, the range of the baseline's runs, and what came
+    with it: the type change (``whole``), or the spread's factor (``spread``, the run's
+    standard deviation over the baseline runs' median)."""
     factor = abs(value / center)
     way = "larger" if factor > 1 else "smaller"
     factor = max(factor, 1.0 / factor)
-    turned = "fractional numbers became whole" if whole else "whole numbers became fractional"
+    if spread is not None:
+        moved = "wider" if spread > 1 else "narrower"
+        times = fmt_number(round(max(spread, 1.0 / spread), 1))
+        turned = f"its values' spread became {times} times {moved}"
+    elif whole:
+        turned = "fractional numbers became whole"
+    else:
+        turned = "whole numbers became fractional"
     low, high = (fmt_number(b, statistic) for b in band)
     return (
         f"{column}.{statistic}: {statistic} {fmt_number(value, statistic)} vs baseline median "

@@ -16,6 +16,10 @@ more than :data:`RESCALE_FACTOR` times from their median, the finding is that ex
 (``test`` ``ratio``), and the column's type mix becomes its evidence
 (:mod:`faucet_core.drift.rootcause`). This adds no alarm: it only runs on a column
 that the type mix already found, and only names what the person should fix.
+
+The same extreme is the finding of a column whose numbers kept their type but whose
+spread moved by a rescale (:mod:`faucet_core.drift.spread`: a latitude divided by
+1,000, its mean still among the baseline's), with the spread's factor in its message.
 """
 
 from __future__ import annotations
@@ -46,12 +50,18 @@ def _extreme(stats: NumericStats, metric: DriftMetric) -> float:
 
 
 def rescale_finding(
-    name: str, column: ColumnProfile, past: Sequence[ColumnProfile], json_type: str
+    name: str,
+    column: ColumnProfile,
+    past: Sequence[ColumnProfile],
+    json_type: str | None,
+    *,
+    spread: float | None = None,
 ) -> DriftFinding | None:
     """The extreme of ``column`` that a rescale moved (see the module docstring), or
     None when its level is within a factor of :data:`RESCALE_FACTOR` of the baseline's
     or inside the range of the baseline's runs. The caller has found that ``json_type``
-    (``integer`` or ``number``) took over a share of the column's numbers."""
+    (``integer`` or ``number``) took over a share of the column's numbers, or that the
+    values' spread moved by the factor ``spread`` (:mod:`faucet_core.drift.spread`)."""
     now = column.numeric
     before = [c.numeric for c in past if c.numeric is not None and c.numeric.count]
     if now is None or not now.count or not before:
@@ -75,7 +85,14 @@ def rescale_finding(
         column=name,
         metric=metric,
         message=rescale_message(
-            name, statistic, value, center, (low, high), len(side), whole=json_type == "integer"
+            name,
+            statistic,
+            value,
+            center,
+            (low, high),
+            len(side),
+            whole=None if json_type is None else json_type == "integer",
+            spread=spread,
         ),
         value=value,
         baseline_center=center,
