@@ -35,10 +35,13 @@ from faucet_core.drift.rescale import RESCALE_FACTOR
 from faucet_core.drift.stats import f_sf
 from faucet_core.profile.model import ColumnProfile
 
-__all__ = ["SPREAD_MIN_VALUES", "spread_factor", "spread_rescaled"]
+__all__ = ["SPREAD_MIN_RUNS", "SPREAD_MIN_VALUES", "spread_factor", "spread_rescaled"]
 
 SPREAD_MIN_VALUES = 3
 """Numbers a run must hold for its standard deviation to be judged."""
+
+SPREAD_MIN_RUNS = 3
+"""Baseline runs with a judged standard deviation needed for a median to compare with."""
 
 
 def _spreads(past: Sequence[ColumnProfile]) -> list[tuple[float, int]]:
@@ -64,7 +67,7 @@ def spread_factor(column: ColumnProfile, past: Sequence[ColumnProfile]) -> float
     before = _spreads(past)
     if now is None or now.count < SPREAD_MIN_VALUES or not math.isfinite(now.stddev):
         return None
-    if now.stddev <= 0 or len(before) < SPREAD_MIN_VALUES:
+    if now.stddev <= 0 or len(before) < SPREAD_MIN_RUNS:
         return None
     median = statistics.median(s for s, _ in before)
     return now.stddev / median if median > 0 else None
@@ -75,10 +78,9 @@ def spread_rescaled(column: ColumnProfile, past: Sequence[ColumnProfile], alpha:
     baseline runs' median and, as an F ratio against the baseline run of the smallest
     spread, with a chance under ``alpha``."""
     factor = spread_factor(column, past)
-    if factor is None or factor > 1.0 / RESCALE_FACTOR:
-        return False
     now = column.numeric
-    assert now is not None  # spread_factor checked it
+    if factor is None or now is None or factor > 1.0 / RESCALE_FACTOR:
+        return False
     narrowest, n = min(_spreads(past))
     ratio = (narrowest / now.stddev) ** 2
     return f_sf(ratio, _df(n, past), _df(now.count, past)) < alpha
