@@ -58,6 +58,21 @@ def _moves(
     return events
 
 
+def _moved_and_the_day_after(
+    dates: list[dt.date], moved: Iterable[tuple[int, str]], reason: str, after: str
+) -> dict[dt.date, Event]:
+    """Label each moved row's day ``reason`` (``{moves}`` formats what moved), then the
+    day after each, ``after``, unless already labelled: large moves come in clusters."""
+    moved = list(moved)
+    events: dict[dt.date, Event] = {}
+    for i, moves in moved:
+        events[dates[i]] = Event(reason.format(moves=moves), False)
+    for i, _ in moved:
+        if i + 1 < len(dates):
+            events.setdefault(dates[i + 1], Event(after, False))
+    return events
+
+
 def _after_gaps(dates: Iterable[dt.date], events: dict[dt.date, Event], reason: str) -> None:
     """Label the first day after each day without a row (but the first day), unless
     already labelled."""

