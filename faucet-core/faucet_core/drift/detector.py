@@ -122,6 +122,11 @@ class Detection:
         """The tests sharing the run's column budget: series tests and value families."""
         return len(self.tests) + len(self.value_candidates)
 
+    def share_of_budget(self, tests: int) -> float:
+        """One test's false-alarm probability when ``tests`` share the run's budget."""
+        tail = tail_probability(self.config.method, self.config.effective_sensitivity)
+        return tail / max(tests, 1)
+
 
 Stage = Callable[[Detection], None]
 
@@ -313,9 +318,7 @@ def _rescale(d: Detection) -> None:
         for f in d.findings
         if f.metric is DriftMetric.TYPE_MIX and f.value_key in NUMERIC_TYPES
     }
-    alpha = tail_probability(d.config.method, d.config.effective_sensitivity) / max(
-        d.budget_tests, 1
-    )
+    alpha = d.share_of_budget(d.budget_tests)
     for h in d.columns:
         if h.name in scaled:
             continue
@@ -353,7 +356,7 @@ def _nulls_new_to_the_column(d: Detection) -> None:
     if not candidates:
         return
     runs = [p for p in _older_runs(d) if p.row_count > 0] + window
-    alpha = tail_probability(d.config.method, d.config.effective_sensitivity) / NEW_NULL_TESTS
+    alpha = d.share_of_budget(NEW_NULL_TESTS)
     d.findings.extend(
         new_null_findings(
             d.current, runs, candidates, min_history=d.config.min_history, alpha=alpha

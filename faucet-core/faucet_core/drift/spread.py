@@ -9,7 +9,7 @@ deviation follows a sampling law.
 
 The test compares the run's variance with the baseline run of the smallest variance as
 an F ratio, each run's records counted as independent draws (``n`` over the baseline's
-design effect, :func:`~faucet_core.drift.draws.effective_draws`: a day's hourly
+design effect, :func:`~faucet_core.drift.draws.design_effect`: a day's hourly
 readings that stay together are fewer draws than readings), less one: the chance that
 the run's values came from that run's spread is :func:`~faucet_core.drift.stats.f_sf`
 of the ratio. The standard deviation must also have fallen at least
@@ -30,7 +30,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from faucet_core.drift.draws import effective_draws
+from faucet_core.drift.draws import design_effect
 from faucet_core.drift.rescale import RESCALE_FACTOR
 from faucet_core.drift.stats import f_sf
 from faucet_core.profile.model import ColumnProfile
@@ -54,10 +54,10 @@ def _spreads(past: Sequence[ColumnProfile]) -> list[tuple[float, int]]:
     ]
 
 
-def _df(count: int, past: Sequence[ColumnProfile]) -> float:
-    """Degrees of freedom of a run's variance: its records as independent draws, less one
-    (at least one)."""
-    return max(1.0, effective_draws(count, past) - 1.0)
+def _df(count: int, effect: float) -> float:
+    """Degrees of freedom of a run's variance: its records as independent draws (``count``
+    over the baseline's design ``effect``, at least one), less one (at least one)."""
+    return max(1.0, max(1.0, count / effect) - 1.0)
 
 
 def spread_factor(column: ColumnProfile, past: Sequence[ColumnProfile]) -> float | None:
@@ -83,4 +83,5 @@ def spread_rescaled(column: ColumnProfile, past: Sequence[ColumnProfile], alpha:
         return False
     narrowest, n = min(_spreads(past))
     ratio = (narrowest / now.stddev) ** 2
-    return f_sf(ratio, _df(n, past), _df(now.count, past)) < alpha
+    effect = design_effect(past)
+    return f_sf(ratio, _df(n, effect), _df(now.count, effect)) < alpha
