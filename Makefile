@@ -10,7 +10,8 @@ BIN    := $(VENV)/bin
 
 .PHONY: demo test lint typecheck install clean promtool chromium compat compat-oldest compat-newest compat-dagster engine-alone
 
-$(BIN)/faucet: pyproject.toml faucet-core/pyproject.toml
+$(BIN)/faucet: pyproject.toml faucet-core/pyproject.toml faucet-core/setup.py \
+  faucet-core/faucet_core/profile/_coupons.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	@# The engine (faucet-core/, its own distribution) and faucet-dagster, both editable.

@@ -9,8 +9,9 @@ and the step durations are read from Dagster's own step stats:
 * ``check step``: loading it back through the IO manager, profiling, recording
   in the SQLite store and building the check's metadata.
 
-Run: ``.venv/bin/python benchmarks/check_overhead.py [ROWS] [REPEATS]`` (default 1,000,000
-rows, 3 materializations; ``FAUCET_PROFILE_THREADS`` sets the profiler's threads).
+Run: ``.venv/bin/python benchmarks/check_overhead.py [ROWS] [REPEATS] [--numpy-hash]``
+(default 1,000,000 rows, 3 materializations; ``FAUCET_PROFILE_THREADS`` sets the profiler's
+threads; ``--numpy-hash`` switches the compiled HyperLogLog hash off, to compare the two).
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine_info, markdown_table, mixed_table
 
 from faucet_core import profile
+from faucet_core.profile import hll_hash
 from faucet_dagster import FaucetResource, build_profile_checks
 
-ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+NUMPY_HASH = "--numpy-hash" in sys.argv
+_ARGS = [a for a in sys.argv[1:] if a != "--numpy-hash"]
+ROWS = int(_ARGS[0]) if _ARGS else 1_000_000
+REPEATS = int(_ARGS[1]) if len(_ARGS) > 1 else 3
 FRAME = mixed_table(ROWS).to_pandas()
 
 
@@ -42,6 +46,8 @@ def big_orders() -> pd.DataFrame:
 
 
 def main() -> None:
+    if NUMPY_HASH:
+        hll_hash._compiled = None  # the whole benchmark runs in this process
     checks = build_profile_checks([big_orders])
     rows = []
     with tempfile.TemporaryDirectory() as tmp, dg.instance_for_test() as instance:
@@ -76,7 +82,9 @@ def main() -> None:
         )
     )
     threads = os.environ.get("FAUCET_PROFILE_THREADS") or "unset (the default)"
-    print(f"\nFAUCET_PROFILE_THREADS: {threads}; load average {os.getloadavg()[0]:.2f} at the end")
+    hashed = "compiled" if hll_hash._compiled is not None else "numpy"
+    print(f"\nthe HyperLogLog hash: {hashed}")
+    print(f"FAUCET_PROFILE_THREADS: {threads}; load average {os.getloadavg()[0]:.2f} at the end")
     print("\n" + machine_info())
 
 

@@ -7,7 +7,9 @@ script there. It fails (exit 1, one line per problem) unless, without Dagster in
 - ``import faucet_core`` works and neither ``dagster`` nor any server package is importable;
 - a pyarrow table profiles per column;
 - ten runs recorded in a SQLite profile store build a baseline, and a run whose column
-  turns 40 % null is recorded as drifted, headed by that column's null rate.
+  turns 40 % null is recorded as drifted, headed by that column's null rate;
+- under ``FAUCET_REQUIRE_COMPILED=1`` (CI), the wheel carries the compiled HyperLogLog hash
+  (``faucet_core/profile/_coupons``, built when the wheel is, with the machine's C compiler).
 
 Only faucet-core's own requirements are needed.
 """
@@ -15,6 +17,7 @@ Only faucet-core's own requirements are needed.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -37,6 +40,14 @@ def problems() -> list[str]:
         if importlib.util.find_spec(name) is not None
     ]
     from faucet_core import ProfileStore, profile
+    from faucet_core.profile import hll_hash
+
+    if os.environ.get("FAUCET_REQUIRE_COMPILED") == "1" and not hll_hash.COMPILED:
+        found.append(
+            "the wheel carries no compiled hash (faucet_core/profile/_coupons): install a C "
+            "compiler and Python's headers where the wheel is built, or unset "
+            "FAUCET_REQUIRE_COMPILED to accept the numpy hash"
+        )
 
     first = profile(_table(0))
     if first.row_count != 100 or set(first.columns) != {"amount", "region"}:

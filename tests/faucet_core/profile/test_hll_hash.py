@@ -1,8 +1,11 @@
-"""The HyperLogLog hash computed in numpy matches datasketches', and feeding only the values
-that change the sketch leaves it byte for byte as feeding every value does."""
+"""The HyperLogLog hash computed for whole arrays (compiled, and in numpy) matches
+datasketches', and feeding only the values that change the sketch leaves it byte for byte as
+feeding every value does. Every test runs on both hashes: ``hash_path`` switches the compiled
+one off for the numpy runs."""
 
 from __future__ import annotations
 
+import os
 import struct
 from collections import deque
 from typing import Any
@@ -11,6 +14,8 @@ import datasketches as ds
 import numpy as np
 import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from faucet_core.profile import hll_hash
 from faucet_core.profile.arrow_path import update_from_arrow
@@ -18,6 +23,21 @@ from faucet_core.profile.sketches import SketchParams, new_hll
 from faucet_core.profile.state import ColumnState
 
 EMPTY = "\x00stand-in"
+_COMPILED = hll_hash._compiled
+
+
+@pytest.fixture(autouse=True, params=["compiled", "numpy"])
+def hash_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on the compiled hash, then on the numpy one. Where the package was built
+    without a C compiler the compiled runs skip, or fail under FAUCET_REQUIRE_COMPILED=1."""
+    if request.param == "compiled" and _COMPILED is None:
+        reason = "faucet_core.profile._coupons was not built (no C compiler at install)"
+        if os.environ.get("FAUCET_REQUIRE_COMPILED") == "1":
+            pytest.fail(f"{reason}, but FAUCET_REQUIRE_COMPILED=1")
+        pytest.skip(reason)
+    if request.param == "numpy":
+        monkeypatch.setattr(hll_hash, "_compiled", None)
+    return request.param
 
 
 def library_coupon(value: Any) -> int:
@@ -72,12 +92,21 @@ def test_string_coupons_match_the_library(arrow_type: pa.DataType) -> None:
     assert coupons.coupon().tolist() == expected
 
 
-def test_strings_beyond_the_block_limit_are_left_to_the_caller() -> None:
-    long = "y" * (16 * hll_hash.MAX_STRING_BLOCKS + 16)
-    assert hll_hash.string_coupons(pa.array(["a", long]), EMPTY) is None
+def test_strings_beyond_the_block_limit_are_left_to_the_caller(hash_path: str) -> None:
+    """The numpy hash leaves strings over its block limit to the caller; the compiled one
+    hashes them as the library does."""
+    long = "y" * (16 * hll_hash.MAX_STRING_BLOCKS + 16) + "é"
+    coupons = hll_hash.string_coupons(pa.array(["a", long]), EMPTY)
+    if hash_path == "numpy":
+        assert coupons is None
+    else:
+        assert coupons is not None
+        assert coupons.coupon().tolist() == [library_coupon("a"), library_coupon(long)]
 
 
-def test_arrays_longer_than_a_block_hash_as_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_arrays_longer_than_a_block_hash_as_one_block(
+    monkeypatch: pytest.MonkeyPatch, hash_path: str
+) -> None:
     """Arrays are hashed HASH_BLOCK values at a time; the coupons are those of hashing the
     whole array at once, at every block boundary (a block size of 7 puts many in view)."""
     rng = np.random.default_rng(10)
@@ -98,9 +127,10 @@ def test_arrays_longer_than_a_block_hash_as_one_block(monkeypatch: pytest.Monkey
     assert whole[2] is not None
     assert blocked.coupon().tolist() == whole[2].coupon().tolist()
     assert blocked.coupon().tolist() == [library_coupon(t if t else EMPTY) for t in texts]
-    # a string too long for the hash in a later block leaves the whole array to the caller
+    # a string too long for the numpy hash in a later block leaves the array to the caller
     long = "y" * (16 * hll_hash.MAX_STRING_BLOCKS + 16)
-    assert hll_hash.string_coupons(pa.array([*texts[:20], long]), EMPTY) is None
+    if hash_path == "numpy":
+        assert hll_hash.string_coupons(pa.array([*texts[:20], long]), EMPTY) is None
 
 
 def test_ranks_count_leading_zeros_exactly() -> None:
@@ -207,3 +237,61 @@ def feed_every_value(state: ColumnState, array: pa.Array) -> None:
     else:
         values = array.to_pylist()
     state.add_distinct(values)
+
+
+def _both(compute: Any) -> tuple[list[int], list[int]]:
+    """``compute()``'s coupons from the compiled hash and from the numpy one."""
+    assert _COMPILED is not None
+    saved = hll_hash._compiled
+    try:
+        hll_hash._compiled = _COMPILED
+        compiled = compute()
+        hll_hash._compiled = None
+        reference = compute()
+    finally:
+        hll_hash._compiled = saved
+    return compiled.coupon().tolist(), reference.coupon().tolist()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ints=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=300),
+    floats=st.lists(st.floats(allow_nan=False), max_size=300),
+    texts=st.lists(st.text(max_size=90), max_size=300),
+    skip=st.integers(0, 5),
+    wide=st.booleans(),
+)
+def test_the_compiled_hash_agrees_with_the_numpy_one(
+    hash_path: str, ints: list[int], floats: list[float], texts: list[str], skip: int, wide: bool
+) -> None:
+    if hash_path == "numpy":
+        return  # one comparison of the two: run under the compiled parameter
+    int_array, float_array = np.array(ints, np.int64), np.array(floats, np.float64)
+    compiled, reference = _both(lambda: hll_hash.int_coupons(int_array))
+    assert compiled == reference
+    compiled, reference = _both(lambda: hll_hash.float_coupons(float_array))
+    assert compiled == reference
+    strings = pa.array(["s"] * skip + texts, pa.large_string() if wide else pa.string())
+    compiled, reference = _both(lambda: hll_hash.string_coupons(strings.slice(skip), EMPTY))
+    assert compiled == reference
+
+
+def test_the_compiled_hash_refuses_buffers_that_do_not_fit(hash_path: str) -> None:
+    """Offsets past the text, falling offsets and outputs of the wrong size raise, naming
+    what is wrong, and write nothing outside the buffers given."""
+    if hash_path == "numpy":
+        return
+    assert _COMPILED is not None
+    address, rank = np.zeros(2, np.uint32), np.zeros(2, np.uint8)
+    with pytest.raises(ValueError, match="outside the 3 bytes of text"):
+        _COMPILED.strings(np.array([0, 2, 9], np.int32), False, b"abc", b"", address, rank)
+    with pytest.raises(ValueError, match="string 1's offsets"):
+        _COMPILED.strings(np.array([0, 2, 1], np.int64), True, b"abc", b"", address, rank)
+    with pytest.raises(ValueError, match="hold 3 uint32 addresses"):
+        _COMPILED.words(np.zeros(3, np.uint64), False, address, rank)
+    with pytest.raises(ValueError, match="8-byte keys"):
+        _COMPILED.words(b"abc", False, address, rank)
+    with pytest.raises(TypeError):
+        _COMPILED.words(np.zeros(2, np.uint64), False, b"read-only", rank)
