@@ -5,6 +5,10 @@ unbiased, and the column's quantiles keep the sketch's rank error."""
 from __future__ import annotations
 
 import math
+import os
+import platform
+import subprocess
+import sys
 
 import datasketches as ds
 import numpy as np
@@ -95,6 +99,13 @@ def test_fewer_values_than_the_sketch_holds_are_refused() -> None:
         compacted_sketch(np.arange(2 * KLL_K, dtype=np.float64))
     with pytest.raises(ValueError, match="more than 400 values, got 3"):
         batch_sketch(np.array([1.0, 2.0, 3.0]), 1.0, 3.0)
+
+
+@pytest.fixture(autouse=True)
+def count_where_it_can(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here takes the counted path where a batch can be counted, as a host
+    without numpy's SIMD sort does; ``test_a_simd_sort_sorts_every_batch`` the other one."""
+    monkeypatch.setattr(kll_batch, "SORTS_WITH_SIMD", False)
 
 
 def _both_ways(values: np.ndarray, seed: int) -> tuple[bytes, bytes]:
@@ -236,3 +247,33 @@ def test_a_negative_zero_is_kept_as_zero_whichever_way_the_batch_is_read() -> No
     zeros = [item for item, _ in sketch if item == 0.0]
     assert zeros
     assert all(math.copysign(1.0, item) > 0 for item in zeros)
+
+
+def test_a_simd_sort_sorts_every_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With numpy's SIMD sort a countable batch is sorted, never counted, to the same
+    sketch."""
+    values = np.round(np.random.default_rng(6).lognormal(3.0, 1.0, 65_536), 2)
+    counted, _ = _both_ways(values, seed=5)
+    monkeypatch.setattr(kll_batch, "SORTS_WITH_SIMD", True)
+    calls: list[int] = []
+    monkeypatch.setattr(kll_batch, "_decimal_counts", lambda *a: calls.append(1))
+    sorted_, _ = _both_ways(values, seed=5)
+    assert sorted_ == counted
+    assert not calls
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86 features")
+def test_whether_numpy_sorts_with_simd_follows_its_cpu_features() -> None:
+    """Turning off numpy's AVX2 level (as a core without it would) turns counting back on."""
+    script = "from faucet_core.profile import kll_batch; print(kll_batch.SORTS_WITH_SIMD)"
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+
+    level = "X86_V3" if "X86_V3" in features else "AVX2"
+    off = [n for n in ("AVX512_SPR", "AVX512_ICL", "X86_V4", "AVX512_SKX", level) if n in features]
+    env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": " ".join(off)}
+    printed = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert printed == "False", (off, printed)
+    if features.get(level):
+        assert kll_batch._sorts_with_simd() is True
