@@ -29,6 +29,7 @@ so every later step is the library's.
 
 from __future__ import annotations
 
+import importlib
 import random
 import struct
 
@@ -80,9 +81,10 @@ def _sorts_with_simd() -> bool:
     if int(np.__version__.split(".")[0]) < 2:
         return False
     try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
+        umath = importlib.import_module("numpy._core._multiarray_umath")
     except ImportError:
         return False
+    features = getattr(umath, "__cpu_features__", {})
     level = "X86_V3" if "X86_V3" in features else "AVX2"
     return bool(features.get(level, False))
 
