@@ -4,7 +4,9 @@ detector? Exit 1 when it is not, naming each damaged run and what to do.
 It reads what a profile check reads: every stored run of every baseline (as ``faucet
 profiling show`` does) and each baseline's detection window, decoded and computed with
 (as ``record`` does). ``--repair`` moves damaged and orphan runs to the quarantine table
-``faucet_quarantine`` (raw row kept as JSON) and checks again.
+``faucet_quarantine`` (raw row kept as JSON) and checks again. It also says which of the
+profiler's fast paths this installation has (:mod:`faucet_core.profile.speedups`); a missing
+one is advice, not a failure.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from typing import Any
 
 from faucet_core.config import ProfilingConfig
+from faucet_core.profile.speedups import advice, speedups
 from faucet_core.store import BaselineKey, ProfileStore, RunStatus
 from faucet_core.store.quarantine import StoreHealth, diagnose, move_to_quarantine
 from faucet_dagster.cli.common import location_of, open_store
@@ -77,6 +80,7 @@ def _report(store: ProfileStore, configs: dict[str, ProfilingConfig]) -> dict[st
         "schema_problems": list(health.schema_problems),
         "orphans": [o.to_dict() for o in health.orphans],
         "checks": [] if health.schema_problems else _checks(store, configs, health),
+        "profiler": speedups(),
     }
     return report
 
@@ -99,6 +103,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     print(f"store: {report['store']} (reachable, schema version {report['schema_version']})")
     for problem in report["schema_problems"]:
         print(f"  ! {problem}")
+    fast = report["profiler"]
+    hashed = "compiled" if fast["compiled_hash"] else "numpy"
+    sort = "SIMD" if fast["simd_sort"] else "scalar"
+    print(f"profiler: {hashed} distinct-count hash, numpy {sort} sort")
+    for line in advice(fast):
+        print(f"  - {line}")
     if not report["checks"] and not report["schema_problems"]:
         print("no profile checks or baselines found")
     damaged = 0

@@ -46,6 +46,7 @@ __all__ = [
     "HASH_BLOCK",
     "MAX_STRING_BLOCKS",
     "changing_positions",
+    "compiled",
     "feed_changing",
     "float_coupons",
     "int_coupons",
@@ -62,6 +63,13 @@ _F2 = _U64(0xC4CEB9FE1A85EC53)
 _ADDR_MASK = _U64(0x3FFFFFF)
 COMPILED = _compiled is not None
 """Whether the compiled hash (``_coupons.c``) was built and is used."""
+
+
+def compiled() -> bool:
+    """Whether the compiled hash is in use now (tests switch it off to run the numpy one)."""
+    return _compiled is not None
+
+
 HASH_BLOCK = 16_384
 """Values hashed per block. Each of the hash's ~35 numpy passes writes a temporary as long
 as its block. At 16,384 values (128 KiB of uint64) the allocator keeps reusing the same

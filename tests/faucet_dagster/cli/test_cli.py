@@ -13,6 +13,7 @@ import pyarrow as pa
 import pytest
 
 from faucet_core import ProfilingConfig, profile
+from faucet_core.profile import hll_hash, kll_batch
 from faucet_core.store import SCHEMA_VERSION, ProfileStore
 from faucet_dagster.cli import main
 
@@ -94,7 +95,10 @@ def test_show_json(store_file: str, capsys) -> None:  # type: ignore[no-untyped-
     assert "sketches" not in orders["latest"]["profile"]["columns"][0]
 
 
-def test_doctor_reports_depth_and_last_drift(store_file: str, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_reports_depth_and_last_drift(store_file: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the golden output is that of an installation with both fast paths
+    monkeypatch.setattr(hll_hash, "_compiled", object())
+    monkeypatch.setattr(kll_batch, "SORTS_WITH_SIMD", True)
     os.environ["CLI_TEST_STORE"] = store_file
     try:
         code, out, _ = _run(["doctor", "-f", LOCATION], capsys)
@@ -108,6 +112,10 @@ def test_doctor_reports_depth_and_last_drift(store_file: str, capsys) -> None:  
 def test_doctor_json_names_warming_checks(store_file: str, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = _run(["doctor", "--store", store_file, "--json"], capsys)
     assert code == 0
+    assert json.loads(out)["profiler"] == {
+        "compiled_hash": hll_hash._compiled is not None,
+        "simd_sort": kll_batch.SORTS_WITH_SIMD,
+    }
     checks = {c["key"]: c for c in json.loads(out)["checks"]}
     assert checks["customers"]["state"] == "warming up: 1 of 5 run(s)"
     assert checks["orders"]["last_drifted"] is True
@@ -171,3 +179,16 @@ def test_metrics_prints_prometheus_text(store_file: str, capsys) -> None:  # typ
         'faucet_profile_drift_total{asset="orders",column="amount",metric="null_rate",row=""} 1.0'
         in out
     )
+
+
+def test_doctor_says_how_to_get_a_missing_fast_path(store_file: str, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An installation without the compiled hash or numpy's SIMD sort stays healthy; doctor
+    names what is slower and how to get it."""
+    monkeypatch.setattr(hll_hash, "_compiled", None)
+    monkeypatch.setattr(kll_batch, "SORTS_WITH_SIMD", False)
+    code, out, _ = _run(["doctor", "--store", store_file], capsys)
+    assert code == 0
+    assert "profiler: numpy distinct-count hash, numpy scalar sort" in out
+    assert "Reinstall faucet-core where a C compiler and Python's headers are found" in out
+    assert "numpy has no SIMD sort here" in out
+    assert out.rstrip().endswith("every baseline used by the detector")

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from faucet_core import ProfilingConfig, profile
+from faucet_core.profile import hll_hash, kll_batch
 from faucet_core.store import SCHEMA_VERSION, ProfileStore
 from faucet_dagster.cli import main
 
@@ -39,6 +40,14 @@ def damaged(tmp_path: Path) -> str:
         conn.execute(text("UPDATE faucet_profile_runs SET profile = x'00' WHERE seq = 3"))
     engine.dispose()
     return url
+
+
+@pytest.fixture(autouse=True)
+def both_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expected output is that of an installation with both of the profiler's fast
+    paths (``tests/faucet_dagster/cli/test_cli.py`` covers the advice without them)."""
+    monkeypatch.setattr(hll_hash, "_compiled", object())
+    monkeypatch.setattr(kll_batch, "SORTS_WITH_SIMD", True)
 
 
 def _run(args: list[str], capsys: pytest.CaptureFixture[str], url: str) -> tuple[int, str]:
@@ -109,6 +118,7 @@ def test_doctor_on_a_store_missing_a_table(damaged: str, capsys) -> None:  # typ
     assert out == (
         "store: STORE (reachable, schema version N)\n"
         "  ! table faucet_metric_counters is missing\n"
+        "profiler: compiled distinct-count hash, numpy SIMD sort\n"
         "unhealthy: part of the store's schema is missing; restore the store from a backup, "
         "or point the store URL at a new database\n"
     )
