@@ -9,6 +9,8 @@ the tests gathered, the findings so far, and how often each rule cleared a findi
 1. ``history``: the baseline kept (the newest ``window`` runs with records) and, per
    column, its past profiles and weekdays, once;
 2. ``volume``: the run's row count against the baseline's (an empty run always);
+   ``count_never_changed``: a count that every run on record (the window and the
+   memory) wrote alike, changed by at least the floor (:mod:`faucet_core.drift.rows`);
 3. ``type_mix``: JSON types the baseline never held at that share;
 4. ``run_labels``: columns with one value per run are judged by their step;
 5. ``series_tests``: every (column, statistic) pair with a baseline series;
@@ -57,6 +59,7 @@ from faucet_core.drift.rescale import LEVEL_METRICS, NUMERIC_TYPES, rescale_find
 from faucet_core.drift.rootcause import one_per_column
 from faucet_core.drift.rows import (
     VOLUME_TESTS,
+    constant_count_finding,
     empty_run_finding,
     is_row_position,
     row_count_test,
@@ -177,6 +180,20 @@ def _volume(d: Detection) -> None:
     test = row_count_test(d.current, d.kept, d.times, d.config.min_history)
     if test is not None:
         d.findings.extend(judge_series([test], d.config, VOLUME_TESTS, d.cleared))
+
+
+def _count_never_changed(d: Detection) -> None:
+    """A record count that every run on record wrote alike, now changed by at least the
+    floor; the older runs are read only when the window's count was constant."""
+    if any(f.metric is DriftMetric.ROW_COUNT for f in d.findings):
+        return
+    window = [p for p, _ in d.kept]
+    if constant_count_finding(d.current, window, d.config.min_history) is None:
+        return
+    runs = [p for p in _older_runs(d) if p.row_count > 0] + window
+    finding = constant_count_finding(d.current, runs, d.config.min_history)
+    if finding is not None:
+        d.findings.append(finding)
 
 
 def _type_mix(d: Detection) -> None:
@@ -383,6 +400,7 @@ def _seen_before_the_window(d: Detection) -> None:
 STAGES: tuple[tuple[str, Stage], ...] = (
     ("history", _history),
     ("volume", _volume),
+    ("count_never_changed", _count_never_changed),
     ("type_mix", _type_mix),
     ("run_labels", _run_labels),
     ("series_tests", _series_tests),
