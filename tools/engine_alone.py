@@ -42,7 +42,7 @@ def problems() -> list[str]:
     from faucet_core import ProfileStore, profile
     from faucet_core.profile import hll_hash
 
-    if os.environ.get("FAUCET_REQUIRE_COMPILED") == "1" and not hll_hash.COMPILED:
+    if os.environ.get("FAUCET_REQUIRE_COMPILED") == "1" and not hll_hash.compiled():
         found.append(
             "the wheel carries no compiled hash (faucet_core/profile/_coupons): install a C "
             "compiler and Python's headers where the wheel is built, or unset "

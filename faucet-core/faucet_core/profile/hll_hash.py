@@ -19,7 +19,7 @@ the sketch; feeding only those leaves the sketch byte for byte as feeding every 
 (``tests/faucet_core/profile/test_hll_hash.py`` checks the hash against the library's).
 
 The same coupons come from ``_coupons.c`` when the package was built with a C compiler: one
-pass per value instead of ~35 array passes, with the GIL released. :data:`COMPILED` says
+pass per value instead of ~35 array passes, with the GIL released. :func:`compiled` says
 which is in use; the numpy code stays as the fallback and as the reference the tests hold the
 compiled hash to.
 """
@@ -42,7 +42,6 @@ if TYPE_CHECKING:  # pyarrow is imported where strings are hashed: the SQL pushd
     import pyarrow as pa
 
 __all__ = [
-    "COMPILED",
     "HASH_BLOCK",
     "MAX_STRING_BLOCKS",
     "changing_positions",
@@ -61,8 +60,6 @@ _C2 = _U64(0x4CF5AD432745937F)
 _F1 = _U64(0xFF51AFD7ED558CCD)
 _F2 = _U64(0xC4CEB9FE1A85EC53)
 _ADDR_MASK = _U64(0x3FFFFFF)
-COMPILED = _compiled is not None
-"""Whether the compiled hash (``_coupons.c``) was built and is used."""
 
 
 def compiled() -> bool:
